@@ -57,10 +57,17 @@ class Card(int):
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse ``"9C"``, ``"th"`` or ``"10H"`` (any case); raise NotationError otherwise."""
-        try:
-            return _BY_NAME[text.upper()]
-        except (KeyError, AttributeError):
-            raise NotationError(f"not a card: {text!r}") from None
+        # Look up the text as given first (a canonical name is the common case);
+        # upper-case only ASCII text, since str.upper() maps some non-ASCII letters
+        # to ASCII ones (``"ſ".upper() == "S"``) and would accept garbage.
+        card = _BY_NAME.get(text) if isinstance(text, str) else None
+        if card is None:
+            if not isinstance(text, str) or not text.isascii():
+                raise NotationError(f"not a card: {text!r}")
+            card = _BY_NAME.get(text.upper())
+            if card is None:
+                raise NotationError(f"not a card: {text!r}")
+        return card
 
     @classmethod
     def of(cls, rank: int, suit: str) -> Card:

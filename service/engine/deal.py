@@ -87,7 +87,10 @@ class GameCode:
     @classmethod
     def parse(cls, text: str) -> GameCode:
         """Parse a code in any letter case; raise ``Rejection(INVALID_GAME_CODE)`` otherwise."""
-        match = _CODE_RE.fullmatch(text.upper()) if isinstance(text, str) else None
+        # ASCII only: str.upper() maps some other letters to ASCII (``"ı"`` → ``"I"``,
+        # ``"ﬀ"`` → ``"FF"``), which would accept garbage as a valid code.
+        valid = isinstance(text, str) and text.isascii()
+        match = _CODE_RE.fullmatch(text.upper()) if valid else None
         if match is None or match.group(2) != "N":
             raise Rejection("INVALID_GAME_CODE", code=str(text)[:64])
         deal = 0

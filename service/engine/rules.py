@@ -65,7 +65,7 @@ class Rejection(Exception):
     {'card': '7H', 'onto': '8D'}
     """
 
-    def __init__(self, code: str, **params) -> None:
+    def __init__(self, code: str, /, **params) -> None:
         super().__init__(code)
         self.code = code
         self.params = params
