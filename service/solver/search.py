@@ -1,0 +1,374 @@
+"""Depth-first search for a win, with a transposition table and only provably safe pruning.
+
+Internal state
+--------------
+A position is the tuple ``(cols, found, talon, p)``:
+
+* ``cols`` — 7 ``bytes`` (card numbers, bottom first), in the real column order;
+* ``found`` — 4 foundation counts (S, H, D, C);
+* ``talon`` — ``bytes``: the waste (bottom to top) followed by the stock in the
+  order it will be drawn, i.e. the whole stock+waste as one pass of the cycle;
+* ``p`` — how many talon cards are on the waste; the playable card is
+  ``talon[p - 1]`` when ``p > 0``.
+
+A draw moves ``p`` to ``min(p + N, len(talon))``; a recycle (only when
+``p == len(talon)``) moves it back to 0 without changing the order, exactly as
+the engine does.  Drawing and recycling change nothing but ``p``, and passes are
+unlimited, so the search never makes them alone: a talon move is the macro move
+"draw/recycle until card *i* is on top, then play it", generated for every
+reachable *i* (draw 1: every card; draw N: ``p``, ``p+N``, … up to the end of
+the stock, then ``N``, ``2N``, … after a recycle).  Playing ``talon[i]`` leaves
+``talon[:i] + talon[i+1:]`` with ``p = i``, which is where the draw grouping
+shifts.  The macro move is expanded back into real ``draw``/``recycle``
+actions when the line is written out.
+
+Transpositions
+--------------
+The key of a position ignores what cannot change its winnability:
+
+* the column order (columns are sorted in the key) — the rules treat all
+  seven columns alike;
+* the foundations (they are implied by the cards still in play);
+* in draw 1, the talon order and ``p``: every talon card is reachable at any
+  time by drawing and recycling, so the talon is just a set of free cards;
+* in draw N, ``p`` when it is a multiple of N or the end of the talon: from
+  there the reachable positions are exactly those reachable from ``p = 0``
+  (``p`` = end recycles to 0, and 0 reaches ``N``, ``2N``, …, which contains
+  ``p`` and everything after it), and every one of those positions reaches
+  every other one by draws and recycles alone.
+
+Pruning (each rule is safe for *our* rules; see the argument next to it)
+----------------------------------------------------------------------
+1. Safe foundation plays are made automatically (``_safe``).
+2. A king that is already the bottom card of its column is never moved to an
+   empty column, and a king goes only to the first empty column: both
+   give a position whose key is one already generated (columns are sorted).
+3. A take-back of a card that the safe rule would play straight back is not
+   generated: auto-play would undo it, giving the parent position again.
+4. Transpositions (above).
+
+Nothing else is pruned: every move of an ordered group, whole or partial, onto
+any column that accepts it, every take-back onto any column, every talon play.
+"""
+
+from __future__ import annotations
+
+import time
+
+# -- card tables -------------------------------------------------------------
+
+RANK = tuple(c % 13 for c in range(52))  # 0 (ace) … 12 (king)
+SUIT = tuple(c // 13 for c in range(52))
+RED = tuple(13 <= c < 39 for c in range(52))
+_OPPOSITE = {0: (1, 2), 3: (1, 2), 1: (0, 3), 2: (0, 3)}
+_SAME_OTHER = {0: 3, 3: 0, 1: 2, 2: 1}
+OPPOSITE = tuple(_OPPOSITE[s] for s in range(4))
+SAME_OTHER = tuple(_SAME_OTHER[s] for s in range(4))
+#: the (two) cards a card may be placed on in a column: one rank higher, other colour
+PARENTS = tuple(
+    () if RANK[c] == 12 else tuple(s * 13 + RANK[c] + 1 for s in OPPOSITE[SUIT[c]]) for c in range(52)
+)
+KING = 12
+
+# Move kinds.
+CC = 0  # column src, from index i, onto column dst
+CF = 1  # top of column src to its foundation
+TC = 2  # talon card i onto column dst
+TF = 3  # talon card i to its foundation
+FC = 4  # top of foundation s back onto column dst
+
+
+def safe_to_foundation(card: int, found) -> bool:
+    """True when playing ``card`` (already playable) to its foundation can never hurt.
+
+    Aces and twos always; a card of rank r (1-based) when both foundations of
+    the other colour hold at least r-2 cards and the other foundation of its
+    colour at least r-3.  This is the bound proven safe when foundation cards
+    may come back to the tableau (Blake & Gent); the popular "both opposite
+    r-1 are up" rule is *not* safe with take-backs and is not used.
+    """
+    r = RANK[card] + 1
+    if r <= 2:
+        return True
+    o1, o2 = OPPOSITE[SUIT[card]]
+    return found[o1] >= r - 2 and found[o2] >= r - 2 and found[SAME_OTHER[SUIT[card]]] >= r - 3
+
+
+def talon_reach(n_talon: int, p: int, draw: int) -> list[int]:
+    """Indexes of the talon cards that can be brought to the top of the waste."""
+    if draw == 1:
+        return list(range(n_talon))
+    seen = []
+    if p > 0:
+        seen.append(p - 1)
+    q = p
+    while q < n_talon:
+        q = min(q + draw, n_talon)
+        seen.append(q - 1)
+    q = 0
+    while q < n_talon:
+        q = min(q + draw, n_talon)
+        if q - 1 not in seen:
+            seen.append(q - 1)
+    return seen
+
+
+def talon_steps(n_talon: int, p: int, draw: int, index: int) -> tuple[list[str], int]:
+    """The draws/recycles that bring talon card ``index`` to the top, and the new ``p``."""
+    steps: list[str] = []
+    for _ in range(2 * n_talon + 4):
+        if p - 1 == index:
+            return steps, p
+        if p == n_talon:
+            steps.append("recycle")
+            p = 0
+        else:
+            steps.append("draw")
+            p = min(p + draw, n_talon)
+    raise AssertionError(f"talon card {index} not reachable from p={p}")
+
+
+class Budget(Exception):
+    """Raised inside the search when the node or time budget is spent."""
+
+
+class Searcher:
+    """One search from one position; :meth:`run` returns the winning move path or None."""
+
+    def __init__(self, cols, found, talon, p, draw, *, deadline: float, max_nodes: int | None):
+        self.root = (tuple(bytes(c) for c in cols), tuple(found), bytes(talon), p)
+        self.draw = draw
+        self.deadline = deadline
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self._run_start: dict[bytes, int] = {}
+
+    # -- position helpers ------------------------------------------------------
+
+    def key(self, state) -> bytes:
+        cols, _found, talon, p = state
+        k = b"\xff".join(sorted(cols)) + b"\xfe"
+        if self.draw == 1:
+            return k + bytes(sorted(talon))
+        n = len(talon)
+        if p == n or p % self.draw == 0:
+            p = 0
+        return k + talon + bytes((p,))
+
+    def run_start(self, col: bytes) -> int:
+        """Index of the first card of the longest ordered group at the top of ``col``."""
+        cache = self._run_start
+        start = cache.get(col)
+        if start is None:
+            start = len(col) - 1
+            while start > 0 and col[start - 1] in PARENTS[col[start]]:
+                start -= 1
+            cache[col] = start
+        return start
+
+    @staticmethod
+    def apply(state, move):
+        cols, found, talon, p = state
+        kind = move[0]
+        if kind == CC:
+            _, src, i, dst = move
+            cols = list(cols)
+            moved = cols[src][i:]
+            cols[dst] = cols[dst] + moved
+            cols[src] = cols[src][:i]
+            return tuple(cols), found, talon, p
+        if kind == CF:
+            src = move[1]
+            card = cols[src][-1]
+            cols = list(cols)
+            cols[src] = cols[src][:-1]
+            found = list(found)
+            found[SUIT[card]] += 1
+            return tuple(cols), tuple(found), talon, p
+        if kind == TC:
+            _, i, dst = move
+            cols = list(cols)
+            cols[dst] = cols[dst] + talon[i : i + 1]
+            return tuple(cols), found, talon[:i] + talon[i + 1 :], i
+        if kind == TF:
+            i = move[1]
+            found = list(found)
+            found[SUIT[talon[i]]] += 1
+            return cols, tuple(found), talon[:i] + talon[i + 1 :], i
+        # FC
+        _, s, dst = move
+        cols = list(cols)
+        cols[dst] = cols[dst] + bytes((s * 13 + found[s] - 1,))
+        found = list(found)
+        found[s] -= 1
+        return tuple(cols), tuple(found), talon, p
+
+    def autoplay(self, state, record: list) -> tuple:
+        """Play every safe foundation move; append each ``(state_before, move)`` to ``record``."""
+        draw = self.draw
+        changed = True
+        while changed:
+            changed = False
+            cols, found, talon, p = state
+            for src in range(7):
+                col = cols[src]
+                if col:
+                    card = col[-1]
+                    if found[SUIT[card]] == RANK[card] and safe_to_foundation(card, found):
+                        move = (CF, src)
+                        record.append((state, move))
+                        state = self.apply(state, move)
+                        changed = True
+                        break
+            if changed or draw != 1:
+                continue
+            # Draw 1 only: every talon card is free at any time and taking one out
+            # changes nothing for the others, so the safe rule applies to it as to
+            # a column's top card.  (In draw 3 removing a card shifts the grouping
+            # of the others, so talon cards are never auto-played there.)
+            for i, card in enumerate(talon):
+                if found[SUIT[card]] == RANK[card] and safe_to_foundation(card, found):
+                    move = (TF, i)
+                    record.append((state, move))
+                    state = self.apply(state, move)
+                    changed = True
+                    break
+        return state
+
+    def moves(self, state) -> list:
+        """Candidate moves, best first."""
+        cols, found, talon, p = state
+        scored = []
+        add = scored.append
+        tops = {}
+        first_empty = -1
+        for c in range(7):
+            col = cols[c]
+            if col:
+                tops[col[-1]] = c
+            elif first_empty < 0:
+                first_empty = c
+        run_start = self.run_start
+        for src in range(7):
+            col = cols[src]
+            if not col:
+                continue
+            top = col[-1]
+            if found[SUIT[top]] == RANK[top]:
+                add((90 - RANK[top], (CF, src)))
+            start = run_start(col)
+            n = len(col)
+            for i in range(start, n):
+                card = col[i]
+                if RANK[card] == KING:
+                    # Rule 2: a king at the bottom stays; otherwise only the first empty column.
+                    if i > 0 and first_empty >= 0:
+                        add((50 + 2 * n, (CC, src, i, first_empty)))
+                    continue
+                for parent in PARENTS[card]:
+                    dst = tops.get(parent)
+                    if dst is None:
+                        continue
+                    if i == 0:
+                        score = 70  # empties a column
+                    elif i == start:
+                        under = col[i - 1]
+                        score = 40 + (12 - RANK[under]) + n
+                        if found[SUIT[under]] == RANK[under]:
+                            score += 30
+                    else:
+                        under = col[i - 1]
+                        score = 5 + (40 if found[SUIT[under]] == RANK[under] else 0)
+                    add((score, (CC, src, i, dst)))
+        if talon:
+            for i in talon_reach(len(talon), p, self.draw):
+                card = talon[i]
+                if found[SUIT[card]] == RANK[card]:
+                    add((85 - RANK[card], (TF, i)))
+                if RANK[card] == KING:
+                    if first_empty >= 0:
+                        add((35, (TC, i, first_empty)))
+                    continue
+                for parent in PARENTS[card]:
+                    dst = tops.get(parent)
+                    if dst is not None:
+                        add((38, (TC, i, dst)))
+        for s in range(4):
+            count = found[s]
+            if not count:
+                continue
+            card = s * 13 + count - 1
+            reduced = list(found)
+            reduced[s] -= 1
+            if safe_to_foundation(card, reduced):
+                continue  # rule 3: auto-play would put it straight back
+            if RANK[card] == KING:
+                if first_empty >= 0:
+                    add((1, (FC, s, first_empty)))
+                continue
+            for parent in PARENTS[card]:
+                dst = tops.get(parent)
+                if dst is not None:
+                    add((2, (FC, s, dst)))
+        scored.sort(key=_first, reverse=True)
+        return [m for _, m in scored]
+
+    # -- the search ---------------------------------------------------------------
+
+    def run(self):
+        """Return the list of ``(state_before, move)`` of a win, or None when none exists.
+
+        Raises :class:`Budget` when the budget runs out first.
+        """
+        record: list = []
+        state = self.autoplay(self.root, record)
+        if sum(state[1]) == 52:
+            return record
+        root_record = record
+        visited = {self.key(state)}
+        self.nodes = 1
+        if self.max_nodes is not None and self.max_nodes <= 1:
+            raise Budget
+        stack = [[state, self.moves(state), 0, root_record]]
+        key, apply, autoplay, moves = self.key, self.apply, self.autoplay, self.moves
+        max_nodes = self.max_nodes if self.max_nodes is not None else float("inf")
+        deadline = self.deadline
+        clock = time.perf_counter
+        nodes = 1
+        while stack:
+            frame = stack[-1]
+            children = frame[1]
+            i = frame[2]
+            if i >= len(children):
+                stack.pop()
+                continue
+            frame[2] = i + 1
+            parent = frame[0]
+            move = children[i]
+            record = [(parent, move)]
+            child = autoplay(apply(parent, move), record)
+            if sum(child[1]) == 52:
+                self.nodes = nodes
+                path = []
+                for fr in stack:
+                    path.extend(fr[3])
+                path.extend(record)
+                return path
+            k = key(child)
+            if k in visited:
+                continue
+            visited.add(k)
+            nodes += 1
+            if nodes >= max_nodes:
+                self.nodes = nodes
+                raise Budget
+            if not nodes & 255 and clock() > deadline:
+                self.nodes = nodes
+                raise Budget
+            stack.append([child, moves(child), 0, record])
+        self.nodes = nodes
+        return None
+
+
+def _first(item):
+    return item[0]
