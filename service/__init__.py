@@ -1,0 +1,58 @@
+"""Solitaire Réfléchi game service: ``create_app()`` builds the Flask app.
+
+Serve it with ``gunicorn 'service:create_app()'``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from flask import Flask
+
+from . import config
+from .extensions import db, migrate
+
+MIGRATIONS = str(Path(__file__).resolve().parent.parent / "migrations")
+
+
+def create_app(overrides: dict | None = None) -> Flask:
+    """Build the app from the environment, then ``overrides`` (tests pass their own)."""
+    app = Flask(__name__, instance_relative_config=True, static_folder=None)
+    app.config.update(
+        API_TITLE="Solitaire Réfléchi",
+        API_VERSION="1.0.0",
+        OPENAPI_VERSION="3.1.0",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+    )
+    app.config.update(config.from_environment())
+    app.config.update(overrides or {})
+    app.json.sort_keys = False  # answers keep the field order of API.md
+
+    url = app.config.get("DATABASE_URL")
+    if not url:
+        os.makedirs(app.instance_path, exist_ok=True)
+        url = f"sqlite:///{os.path.join(app.instance_path, 'solitaire.db')}"
+    app.config["SQLALCHEMY_DATABASE_URI"] = url
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=MIGRATIONS)
+    with app.app_context():
+        from .store import configure_engine
+
+        configure_engine(db.engine)
+
+    from .api import init_api
+
+    init_api(app)
+    from .web import web_bp
+
+    app.register_blueprint(web_bp)
+    from .cli import register_commands
+
+    register_commands(app)
+    return app

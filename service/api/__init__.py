@@ -1,0 +1,30 @@
+"""The HTTP layer: one flask-smorest blueprint per resource, problem+json errors."""
+
+from __future__ import annotations
+
+from . import games, meta, players
+from .problems import ProblemApi, register_error_handlers
+
+API_DESCRIPTION = """\
+The reference game service of **Solitaire Réfléchi**, a Klondike in which every
+tableau card is dealt face up. Rules: `RULES.md`; examples: [/examples](/examples);
+FAQ (game codes, deal algorithm): [/faq](/faq); play page: [/](/).
+
+Errors are RFC 9457 `application/problem+json` with a stable `code`, `params`
+naming the cards and piles, and a `detail` in the language of `Accept-Language`
+(en, de, da, ro, ja). Every game has a `version`, sent as a strong `ETag`;
+actions accept `If-Match` and `Idempotency-Key`.
+"""
+
+
+def init_api(app) -> ProblemApi:
+    api = ProblemApi(app, spec_kwargs={
+        "info": {"description": API_DESCRIPTION},
+        "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
+    })
+    app.extensions["problem_api"] = api
+    for module in (games, players, meta):
+        api.register_blueprint(module.blp)
+    app.register_blueprint(meta.probes)
+    register_error_handlers(app)
+    return api

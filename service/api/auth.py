@@ -1,0 +1,62 @@
+"""Bearer tokens: minted once, stored as SHA-256 hashes, compared in constant time."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from flask import request
+from sqlalchemy import select
+
+from ..extensions import db
+from ..store import Player
+from .problems import ApiProblem
+
+_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="solitaire"'}
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def new_id() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def hash_token(token: str) -> str:
+    # Tokens carry 256 random bits, so a plain digest is as good as a slow KDF here.
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def bearer_token() -> str | None:
+    """The request's bearer token, None without one; a malformed header is 401."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > 200:
+        raise ApiProblem("AUTH_REQUIRED", headers=_CHALLENGE)
+    return token
+
+
+def require_owner(token_hash: str | None) -> None:
+    """Let the request through only with the token whose hash is ``token_hash``."""
+    token = bearer_token()
+    if token is None:
+        raise ApiProblem("AUTH_REQUIRED", headers=_CHALLENGE)
+    if token_hash is None or not hmac.compare_digest(hash_token(token), token_hash):
+        raise ApiProblem("FORBIDDEN")
+
+
+def optional_player() -> Player | None:
+    """The player whose token the request carries, None without a token; an unknown one is 401."""
+    token = bearer_token()
+    if token is None:
+        return None
+    digest = hash_token(token)
+    player = db.session.execute(select(Player).where(Player.token_hash == digest)).scalar_one_or_none()
+    if player is None or not hmac.compare_digest(player.token_hash, digest):
+        raise ApiProblem("AUTH_REQUIRED", headers=_CHALLENGE)
+    return player

@@ -1,0 +1,219 @@
+"""Games: create, read, play every action, history and legal moves."""
+
+from __future__ import annotations
+
+from flask import Response, request
+from flask.views import MethodView
+from sqlalchemy import select
+
+from ..engine import Action, GameCode
+from ..engine import Game as EngineGame
+from ..extensions import db
+from ..store import Action as ActionRow
+from ..store import Game
+from .auth import hash_token, new_id, new_token, optional_player
+from .present import decode_cursor, encode_cursor, etag, game_json, iso, json_response
+from .problems import ApiProblem, Blueprint
+from .schemas import (
+    ActionAnswerSchema,
+    EmptyBodySchema,
+    GameSchema,
+    HistoryPageSchema,
+    LegalActionsSchema,
+    MoveSchema,
+    NewGameAnswerSchema,
+    NewGameSchema,
+    PageQuerySchema,
+    TakeBackSchema,
+    TapSchema,
+)
+from .unit_of_work import apply_action, game_action
+
+blp = Blueprint("games", __name__, url_prefix="/v1/games",
+                description="Deal games and play them: every action needs the owner's token.")
+
+ACTION_ERRORS = [400, 401, 403, 404, 409, 412, 422]
+
+
+def get_game(game_id: str) -> Game:
+    row = db.session.get(Game, game_id)
+    if row is None:
+        raise ApiProblem("GAME_NOT_FOUND", game=game_id)
+    return row
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.arguments(NewGameSchema, required=False)
+    @blp.response(201, NewGameAnswerSchema)
+    @blp.alt_response(401, description="The Authorization header holds no valid player token.")
+    @blp.alt_response(422, description="INVALID_GAME_CODE: the code is not a game code.")
+    @blp.alt_response(503, description="WINNABLE_DEAL_TIMEOUT: no proven-winnable deal found in time.")
+    def post(self, args):
+        """Deal a new game
+
+        With a player's bearer token the game is that player's; without one it is
+        anonymous and the answer carries the game's own `token`, shown once.
+        """
+        player = optional_player()
+        code = _choose_code(args)
+        game = EngineGame(code)
+        token = None if player else new_token()
+        row = Game(
+            id=new_id(), code=str(code), deal=code.deal, draw=code.draw,
+            player_id=player.id if player else None,
+            token_hash=player.token_hash if player else hash_token(token),
+            state=game.to_state(), winnable=True if args.get("winnable") else None,
+        )
+        db.session.add(row)
+        db.session.flush()
+        body = game_json(row, game)
+        if token:
+            body["token"] = token
+        db.session.commit()
+        return json_response(body, 201, version=0, headers={"Location": f"/v1/games/{body['id']}"})
+
+
+def _choose_code(args: dict) -> GameCode:
+    draw = args.get("draw")
+    if "code" in args:
+        if args.get("winnable"):
+            raise ApiProblem("INVALID_REQUEST", errors={"winnable": ["Not with a code: the code fixes the deal."]})
+        code = GameCode.parse(args["code"])
+        if draw is not None and draw != code.draw:
+            raise ApiProblem("INVALID_REQUEST", errors={"draw": [f"The code {code} is played with draw {code.draw}."]})
+        return code
+    if args.get("winnable"):
+        from .solving import proven_winnable_code
+
+        return proven_winnable_code(draw or 1)
+    return GameCode.random(draw or 1)
+
+
+@blp.route("/<game_id>")
+class GameResource(MethodView):
+    @blp.response(200, GameSchema)
+    @blp.alt_response(304, description="If-None-Match named the current version.")
+    @blp.alt_response(404, description="GAME_NOT_FOUND")
+    def get(self, game_id):
+        """Read a game
+
+        Public: anyone may watch a game. The stock is a count; its order is never shown.
+        The `ETag` is the game's version; send it as `If-None-Match` to poll cheaply.
+        """
+        row = get_game(game_id)
+        if etag(row.version) in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+            return Response(status=304, headers={"ETag": etag(row.version)})
+        return json_response(game_json(row, EngineGame.from_state(row.state)), version=row.version)
+
+
+def _action_route(path: str, schema, summary: str, description: str):
+    """Register one action endpoint: documented, locked, validated, applied."""
+
+    def register(build_action):
+        def view(args, game_id):
+            return apply_action(build_action(args))
+
+        view.__name__ = build_action.__name__
+        view.__doc__ = f"{summary}\n\n{description}"
+        documented = blp.response(200, ActionAnswerSchema)(view)
+        for status in ACTION_ERRORS:
+            documented = blp.alt_response(status, description=_ERROR_TEXT[status])(documented)
+        parsed = blp.arguments(schema, required=schema is not EmptyBodySchema)(documented)
+        blp.route(path, methods=["POST"])(game_action(parsed))
+        return build_action
+
+    return register
+
+
+_ERROR_TEXT = {
+    400: "INVALID_REQUEST: a malformed body, pile or card name (see `errors`).",
+    401: "AUTH_REQUIRED: no bearer token.",
+    403: "FORBIDDEN: the token is not the owner's.",
+    404: "GAME_NOT_FOUND",
+    409: "GAME_FINISHED: the game is won and accepts nothing.",
+    412: "VERSION_MISMATCH: If-Match names an older version.",
+    422: "A rule rejection (see `code` and `params`) or IDEMPOTENCY_KEY_REUSED.",
+}
+
+
+@_action_route("/<game_id>/moves", MoveSchema, "Move a card or an ordered group",
+               "From a column or the waste to a column or a foundation (`foundation`: the card's own). "
+               "`card` names the bottom card of the group; by default the pile's top card.")
+def move(args):
+    return Action.move(args["source"], args["target"], args.get("card"))
+
+
+@_action_route("/<game_id>/draw", EmptyBodySchema, "Draw from the stock",
+               "Moves one card (draw 1) or up to three (draw 3) from the stock to the waste.")
+def draw(args):
+    return Action.draw()
+
+
+@_action_route("/<game_id>/recycle", EmptyBodySchema, "Turn the waste back into the stock",
+               "Only with an empty stock; costs up to 100 points (the score never goes below 0).")
+def recycle(args):
+    return Action.recycle()
+
+
+@_action_route("/<game_id>/undo", EmptyBodySchema, "Undo the most recent action",
+               "Restores everything as it was, score included; `moves` never goes down. "
+               "Up to the 100 most recent actions.")
+def undo(args):
+    return Action.undo()
+
+
+@_action_route("/<game_id>/take-back", TakeBackSchema, "Take a foundation's top card back onto a column",
+               "Follows the column rules; scores nothing.")
+def take_back(args):
+    return Action.take_back(args["source"], args["target"])
+
+
+@_action_route("/<game_id>/tap", TapSchema, "Tap a card: the app's one-tap play",
+               "A tap sends the card to its foundation; a double tap (`double: true`) otherwise looks "
+               "for the fullest column that accepts it (ties: leftmost), or the leftmost empty column "
+               "for a king.")
+def tap(args):
+    return Action.tap(args["source"], args.get("card"), args.get("double", False))
+
+
+@blp.route("/<game_id>/actions")
+@blp.arguments(PageQuerySchema, location="query")
+@blp.response(200, HistoryPageSchema)
+@blp.alt_response(404, description="GAME_NOT_FOUND")
+def history(query, game_id):
+    """List a game's accepted actions
+
+    In order, undos included. The game's `code` and these actions alone replay the game
+    (`notation` is the engine's one-line form of each action).
+    """
+    row = get_game(game_id)
+    after = (decode_cursor(query.get("cursor"), "seq") or {"seq": 0})["seq"]
+    limit = query["limit"]
+    rows = db.session.execute(
+        select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.seq > after)
+        .order_by(ActionRow.seq).limit(limit + 1)
+    ).scalars().all()
+    items = [_history_item(action) for action in rows[:limit]]
+    next_cursor = encode_cursor({"seq": rows[limit - 1].seq}) if len(rows) > limit else None
+    return json_response({"game": row.id, "code": row.code, "items": items, "next": next_cursor},
+                         version=row.version)
+
+
+def _history_item(action: ActionRow) -> dict:
+    return {"seq": action.seq, **action.detail, "notation": action.notation,
+            "score_after": action.score_after, "at": iso(action.at)}
+
+
+@blp.route("/<game_id>/legal-moves")
+@blp.response(200, LegalActionsSchema)
+@blp.alt_response(404, description="GAME_NOT_FOUND")
+def legal_moves(game_id):
+    """List every action legal now
+
+    Moves, take-backs, draw or recycle, and undo when there is one to undo. Empty once won.
+    """
+    row = get_game(game_id)
+    game = EngineGame.from_state(row.state)
+    items = [{**action.to_json(), "notation": str(action)} for action in game.legal_actions()]
+    return json_response({"version": row.version, "items": items}, version=row.version)

@@ -1,0 +1,72 @@
+"""Health probes and the catalog of every code with its localized message."""
+
+from __future__ import annotations
+
+from flask import Blueprint as FlaskBlueprint
+from sqlalchemy import text
+
+from .. import i18n
+from ..codes import PARAMS, STATUS
+from ..extensions import db
+from .present import json_response
+from .problems import ApiProblem, Blueprint, problem_response
+from .schemas import RulesQuerySchema
+
+blp = Blueprint("rules", __name__, url_prefix="/v1/rules",
+                description="Every error code with its HTTP status and its message in five languages.")
+probes = FlaskBlueprint("probes", __name__)
+
+
+def _rule(code: str, lang: str | None) -> dict:
+    entry = {"code": code, "status": STATUS[code], "params": list(PARAMS[code])}
+    if lang:
+        entry["message"] = i18n.catalog(lang)[code]
+    else:
+        entry["messages"] = {language: i18n.catalog(language)[code] for language in i18n.LANGUAGES}
+    return entry
+
+
+@blp.route("")
+@blp.arguments(RulesQuerySchema, location="query")
+@blp.response(200)
+def rules(query):
+    """List every code with its status and message
+
+    Messages are templates whose `{placeholders}` are the code's `params`. With `lang`, one
+    language; without, all five (en, de, da, ro, ja).
+    """
+    lang = query.get("lang")
+    return json_response({"lang": lang, "languages": [lang] if lang else list(i18n.LANGUAGES),
+                          "rules": [_rule(code, lang) for code in PARAMS]})
+
+
+@blp.route("/<code>")
+@blp.arguments(RulesQuerySchema, location="query")
+@blp.response(200)
+@blp.alt_response(404, description="NOT_FOUND: no such code.")
+def rule(query, code):
+    """Describe one code
+
+    The `type` of every problem answer points here.
+    """
+    if code not in PARAMS:
+        raise ApiProblem("NOT_FOUND")
+    return json_response(_rule(code, query.get("lang")))
+
+
+@probes.get("/healthz")
+def healthz():
+    """The process is up."""
+    return json_response({"status": "ok"})
+
+
+@probes.get("/readyz")
+def readyz():
+    """The database answers."""
+    try:
+        db.session.execute(text("SELECT 1"))
+        db.session.rollback()
+    except Exception:
+        db.session.rollback()
+        return problem_response("SERVICE_UNAVAILABLE", headers={"Retry-After": "1"})
+    return json_response({"status": "ok", "database": "ok"})

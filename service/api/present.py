@@ -1,0 +1,75 @@
+"""How stored rows become JSON: one place for the game view, times and ETags."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from datetime import UTC, datetime
+
+from flask import Response
+from flask import json as flask_json
+
+from ..engine import Game as EngineGame
+from ..store import Game
+from .problems import ApiProblem
+
+
+def iso(moment: datetime | None) -> str | None:
+    """UTC ISO 8601 with a ``Z``; SQLite hands back naive datetimes that are UTC."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def seconds(duration_ms: int | None) -> float | None:
+    return None if duration_ms is None else duration_ms / 1000
+
+
+def game_json(row: Game, game: EngineGame) -> dict:
+    """The public view of a game: API.md's shape plus id, hints and timestamps."""
+    return {
+        "id": row.id,
+        **game.view(),
+        "hints": row.hints,
+        "created_at": iso(row.created_at),
+        "finished_at": iso(row.finished_at),
+        "seconds": seconds(row.duration_ms),
+        "player": row.player_id,
+        "winnable": row.winnable,
+    }
+
+
+def etag(version: int) -> str:
+    return f'"{version}"'
+
+
+def json_response(body: dict, status: int = 200, *, version: int | None = None,
+                  headers: dict | None = None) -> Response:
+    response = Response(flask_json.dumps(body), status=status, mimetype="application/json")
+    if version is not None:
+        response.headers["ETag"] = etag(version)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def encode_cursor(position: dict) -> str:
+    raw = json.dumps(position, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str | None, *keys: str) -> dict | None:
+    """The position a cursor stands for; a cursor not made by :func:`encode_cursor` is 400."""
+    if cursor is None:
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        position = json.loads(raw)
+        if not isinstance(position, dict) or set(position) != set(keys):
+            raise ValueError
+        return position
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise ApiProblem("INVALID_REQUEST", errors={"cursor": ["Not a cursor this API gave out."]}) from None

@@ -1,0 +1,171 @@
+"""RFC 9457 problem+json answers for every error, localized from the message catalogs."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Response, json, request
+from flask_smorest import Api
+from flask_smorest import Blueprint as SmorestBlueprint
+from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import HTTPException
+
+from .. import i18n
+from ..codes import PARAMS, STATUS
+from ..engine import Rejection
+from ..store.db import database_unavailable
+
+log = logging.getLogger(__name__)
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+#: The code of each HTTP error status that no view raised itself.
+_HTTP_CODES = {
+    400: "INVALID_REQUEST",
+    404: "NOT_FOUND",
+    405: "METHOD_NOT_ALLOWED",
+    413: "PAYLOAD_TOO_LARGE",
+    415: "UNSUPPORTED_MEDIA_TYPE",
+    422: "INVALID_REQUEST",
+    429: "RATE_LIMITED",
+    503: "SERVICE_UNAVAILABLE",
+}
+
+
+class ApiProblem(Exception):
+    """An error answer with a stable code; raise it anywhere in a request."""
+
+    def __init__(self, code: str, *, errors: dict | None = None, headers: dict | None = None,
+                 **params) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+        self.errors = errors
+        self.headers = headers or {}
+
+
+def problem_type(code: str) -> str:
+    """The problem ``type`` URI: the code's entry in ``GET /v1/rules/{code}``."""
+    return f"/v1/rules/{code}"
+
+
+def problem_title(code: str) -> str:
+    return code.replace("_", " ").capitalize()
+
+
+def problem_body(code: str, params: dict | None = None, errors: dict | None = None,
+                 lang: str | None = None) -> tuple[dict, str]:
+    """The problem document for ``code`` and the language its detail is written in."""
+    lang = lang or i18n.negotiate(request.headers.get("Accept-Language"))
+    params = params or {}
+    body = {
+        "type": problem_type(code),
+        "title": problem_title(code),
+        "status": STATUS[code],
+        "detail": i18n.message(code, params, lang),
+        "code": code,
+        "params": params,
+        "instance": request.path,
+    }
+    if errors is not None:
+        body["errors"] = errors
+    return body, lang
+
+
+def problem_response(code: str, params: dict | None = None, *, errors: dict | None = None,
+                     headers: dict | None = None) -> Response:
+    body, lang = problem_body(code, params, errors)
+    response = Response(json.dumps(body), status=STATUS[code], mimetype=PROBLEM_MEDIA_TYPE)
+    response.headers["Content-Language"] = lang
+    response.headers["Vary"] = "Accept-Language"
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _validation_errors(error: HTTPException) -> dict | None:
+    data = getattr(error, "data", None) or {}
+    messages = data.get("errors") or data.get("messages")
+    if not isinstance(messages, dict):
+        return None
+    # webargs nests by location ({"json": {...}}); clients want the fields.
+    flat: dict = {}
+    for location, fields in messages.items():
+        if isinstance(fields, dict):
+            flat.update(fields)
+        else:  # the body as a whole, e.g. not JSON at all
+            flat["_body" if location == "json" else location] = fields
+    return flat
+
+
+class ProblemApi(Api):
+    """flask-smorest's Api answering every HTTP error as problem+json."""
+
+    def handle_http_exception(self, error: HTTPException):
+        status = error.code or 500
+        code = _HTTP_CODES.get(status, "INTERNAL_ERROR" if status >= 500 else "INVALID_REQUEST")
+        params: dict = {}
+        errors = None
+        if code == "INVALID_REQUEST":
+            errors = _validation_errors(error) or {"_request": [error.description or "Malformed request."]}
+        elif code == "METHOD_NOT_ALLOWED":
+            params = {"method": request.method}
+        elif code == "PAYLOAD_TOO_LARGE":
+            from flask import current_app
+
+            params = {"limit": current_app.config.get("MAX_CONTENT_LENGTH") or 0}
+        elif code == "RATE_LIMITED":
+            params = {"retry_after": _retry_after(error)}
+        if status >= 500:
+            log.error("HTTP %s on %s %s", status, request.method, request.path)
+        headers = dict(error.get_headers())
+        headers.pop("Content-Type", None)
+        data = getattr(error, "data", None) or {}
+        headers.update(data.get("headers") or {})
+        if code == "RATE_LIMITED":
+            headers.setdefault("Retry-After", str(params["retry_after"]))
+        return problem_response(code, params, errors=errors, headers=headers)
+
+
+def _retry_after(error: HTTPException) -> int:
+    for name, value in error.get_headers():
+        if name.lower() == "retry-after":
+            return int(value)
+    response = getattr(error, "response", None)
+    if response is not None and response.headers.get("Retry-After"):
+        return int(response.headers["Retry-After"])
+    return 1
+
+
+class _Parser(FlaskParser):
+    # Our contract answers malformed requests with 400; 422 is for rule rejections.
+    DEFAULT_VALIDATION_STATUS = 400
+
+
+class Blueprint(SmorestBlueprint):
+    ARGUMENTS_PARSER = _Parser()
+
+
+def register_error_handlers(app) -> None:
+    """Answer engine rejections, ApiProblems and unexpected failures as problems."""
+
+    @app.errorhandler(ApiProblem)
+    def _api_problem(error: ApiProblem):
+        return problem_response(error.code, error.params, errors=error.errors, headers=error.headers)
+
+    @app.errorhandler(Rejection)
+    def _rejection(error: Rejection):
+        return problem_response(error.code, error.params)
+
+    @app.errorhandler(Exception)
+    def _unexpected(error: Exception):
+        if isinstance(error, HTTPException):
+            return app.extensions["problem_api"].handle_http_exception(error)
+        if database_unavailable(error):
+            log.warning("database unavailable: %s", error)
+            return problem_response("SERVICE_UNAVAILABLE", headers={"Retry-After": "1"})
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        return problem_response("INTERNAL_ERROR")
+
+
+assert set(_HTTP_CODES.values()) <= PARAMS.keys()

@@ -1,0 +1,127 @@
+"""One action = one transaction: lock the game, authorize, apply, store, answer.
+
+The decorator :func:`game_action` wraps an action view so that, in order:
+the game is loaded under its write lock (404), the owner's token is checked
+(401/403), an ``Idempotency-Key`` already answered is replayed (or refused
+with a different body), ``If-Match`` is compared (412), and only then is the
+body validated (400) and the action applied by :func:`apply_action`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+from functools import wraps
+
+from flask import g, request
+
+from ..engine import Action, Rejection
+from ..engine import Game as EngineGame
+from ..extensions import db
+from ..store import Action as ActionRow
+from ..store import IdempotentAnswer, lock_game, write_transaction
+from .auth import require_owner
+from .present import etag, game_json, json_response
+from .problems import PROBLEM_MEDIA_TYPE, ApiProblem, problem_response
+
+MAX_KEY_LENGTH = 128
+
+
+def game_action(view):
+    """Run an action view on the locked game ``g.game`` inside one transaction."""
+
+    @wraps(view)
+    def wrapper(*args, game_id: str, **kwargs):
+        with write_transaction():
+            row = lock_game(game_id)
+            if row is None:
+                raise ApiProblem("GAME_NOT_FOUND", game=game_id)
+            require_owner(row.token_hash)
+            key = _idempotency_key()
+            if key is not None:
+                fingerprint = _fingerprint()
+                stored = db.session.get(IdempotentAnswer, (row.id, key))
+                if stored is not None:
+                    if stored.fingerprint != fingerprint:
+                        raise ApiProblem("IDEMPOTENCY_KEY_REUSED")
+                    return _replay(stored)
+            _check_if_match(row.version)
+            g.game = row
+            response = view(*args, game_id=game_id, **kwargs)
+            if key is not None:
+                db.session.add(IdempotentAnswer(
+                    game_id=row.id, key=key, fingerprint=fingerprint,
+                    status=response.status_code, body=response.get_json(force=True),
+                ))
+            return response
+
+    return wrapper
+
+
+def apply_action(action: Action):
+    """Apply ``action`` to the locked game and stage its history row; answer the game."""
+    row = g.game
+    game = EngineGame.from_state(row.state)
+    try:
+        outcome = game.apply(action)
+    except Rejection as rejection:
+        return problem_response(rejection.code, rejection.params)
+    now = datetime.now(UTC)
+    row.state = game.to_state()
+    row.score, row.moves, row.undos = game.score, game.moves, game.undos
+    row.version = game.version
+    row.updated_at = now
+    if game.won:
+        row.status = "won"
+        row.finished_at = now
+        created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
+        row.duration_ms = int((now - created).total_seconds() * 1000)
+    last = outcome.to_json()
+    db.session.add(ActionRow(
+        game_id=row.id, seq=game.version, notation=str(action), detail=last,
+        points=outcome.points, score_after=game.score, at=now,
+    ))
+    # Built before the commit: touching the row afterwards would reload it.
+    return json_response({**game_json(row, game), "last": last}, version=game.version)
+
+
+def _idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    key = key.strip()
+    if not key or len(key) > MAX_KEY_LENGTH or not key.isprintable():
+        raise ApiProblem("INVALID_REQUEST",
+                         errors={"Idempotency-Key": [f"1 to {MAX_KEY_LENGTH} printable characters."]})
+    return key
+
+
+def _fingerprint() -> str:
+    """What makes two requests "the same": the endpoint and the body's JSON value."""
+    raw = request.get_data(cache=True)
+    try:
+        body = json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":")) if raw.strip() else "{}"
+    except ValueError:
+        body = raw.decode("utf-8", "replace")
+    return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
+
+
+def _replay(stored: IdempotentAnswer):
+    headers = {"Idempotent-Replayed": "true"}
+    if stored.status == 200:
+        return json_response(stored.body, version=stored.body["version"], headers=headers)
+    response = json_response(stored.body, stored.status, headers=headers)
+    response.mimetype = PROBLEM_MEDIA_TYPE
+    return response
+
+
+def _check_if_match(version: int) -> None:
+    header = request.headers.get("If-Match")
+    if header is None:
+        return
+    tags = [tag.strip() for tag in header.split(",")]
+    if "*" in tags or etag(version) in tags:
+        return
+    raise ApiProblem("VERSION_MISMATCH", expected=header.strip()[:40], current=version,
+                     headers={"ETag": etag(version)})

@@ -1,0 +1,24 @@
+"""Settings from the environment, with defaults that serve a local SQLite file."""
+
+from __future__ import annotations
+
+import os
+
+
+def _int(name: str, default: int) -> int:
+    return int(os.environ.get(name, default))
+
+
+def from_environment() -> dict:
+    """The app's settings; every one can be overridden by an environment variable."""
+    return {
+        # None means: an SQLite file in the app's instance folder.
+        "DATABASE_URL": os.environ.get("DATABASE_URL"),
+        "MAX_CONTENT_LENGTH": _int("MAX_BODY_BYTES", 16 * 1024),
+        "SOLVER_HINT_BUDGET_MS": _int("SOLVER_HINT_BUDGET_MS", 2000),
+        "WINNABLE_DEAL_DEADLINE_MS": _int("WINNABLE_DEAL_DEADLINE_MS", 5000),
+        "RATELIMIT_ENABLED": os.environ.get("RATELIMIT_ENABLED", "1") not in ("0", "false", "no"),
+        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
+        "RATELIMIT_DEFAULT": os.environ.get("RATELIMIT_DEFAULT", "600 per minute"),
+        "RATELIMIT_WRITE": os.environ.get("RATELIMIT_WRITE", "300 per minute"),
+    }

@@ -1,0 +1,91 @@
+"""Connection set-up and the write transaction that serializes actions on one game.
+
+SQLite: WAL, a busy timeout, foreign keys, and ``BEGIN IMMEDIATE`` for writes
+only, so that two writers never both read a game and then race to update it.
+A per-process lock in front of SQLite's own keeps waiting writers from spinning
+in its back-off sleeps. PostgreSQL: ``SELECT … FOR UPDATE`` on the game row.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from sqlalchemy import event, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
+
+from ..extensions import db
+from .models import Game
+
+_immediate: ContextVar[bool] = ContextVar("immediate", default=False)
+_sqlite_writer = threading.Lock()
+
+
+def configure_engine(engine: Engine) -> None:
+    """Install the SQLite pragmas and the BEGIN handling on a new engine."""
+    if engine.dialect.name != "sqlite":
+        return
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record) -> None:
+        # Let SQLAlchemy's "begin" event, not the driver, decide how to BEGIN.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA busy_timeout = 10000")
+        for attempt in range(50):
+            try:
+                cursor.execute("PRAGMA journal_mode = WAL")
+                break
+            except Exception:  # two workers switching a new file at once: retry
+                if attempt == 49:
+                    raise
+                time.sleep(0.02)
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if _immediate.get() else "BEGIN")
+
+
+def is_sqlite() -> bool:
+    return db.engine.dialect.name == "sqlite"
+
+
+@contextmanager
+def write_transaction():
+    """A transaction that takes the write lock up front; commits on success."""
+    sqlite = is_sqlite()
+    session = db.session
+    # A read earlier in the request may have begun a plain transaction.
+    session.rollback()
+    token = _immediate.set(True)
+    if sqlite:
+        _sqlite_writer.acquire()
+    try:
+        yield session
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        if sqlite:
+            _sqlite_writer.release()
+        _immediate.reset(token)
+
+
+def lock_game(game_id: str) -> Game | None:
+    """Load a game inside :func:`write_transaction`, locked until commit."""
+    query = select(Game).where(Game.id == game_id)
+    if not is_sqlite():
+        query = query.with_for_update()
+    return db.session.execute(query).scalar_one_or_none()
+
+
+def database_unavailable(error: BaseException) -> bool:
+    """True when an error means the database cannot be reached or is too busy right now."""
+    return isinstance(error, OperationalError)

@@ -1,0 +1,82 @@
+"""The tables: players, games with their current state, and the append-only history."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, SmallInteger, String
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ..extensions import db
+
+JsonDocument = JSON().with_variant(JSONB(), "postgresql")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Player(db.Model):
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Game(db.Model):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    code: Mapped[str] = mapped_column(String(16))
+    deal: Mapped[int] = mapped_column(BigInteger)
+    draw: Mapped[int] = mapped_column(SmallInteger)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    # Hash of the owner's token: the game's own for an anonymous game, else the
+    # player's (copied so that authorizing an action costs no extra query).
+    token_hash: Mapped[str | None] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(8), default="playing")
+    score: Mapped[int] = mapped_column(Integer, default=0)
+    moves: Mapped[int] = mapped_column(Integer, default=0)
+    undos: Mapped[int] = mapped_column(Integer, default=0)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    hints: Mapped[int] = mapped_column(Integer, default=0)
+    winnable: Mapped[bool | None] = mapped_column(default=None)
+    state: Mapped[dict] = mapped_column(JsonDocument)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Milliseconds from creation to the win: the leaderboards' third key.
+    duration_ms: Mapped[int | None] = mapped_column(BigInteger)
+
+    __table_args__ = (
+        Index("ix_games_player_created", "player_id", "created_at"),
+    )
+
+
+class Action(db.Model):
+    __tablename__ = "actions"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    notation: Mapped[str] = mapped_column(String(24))
+    # The outcome as the API shows it: action, from, to, card, double, cards, undone.
+    detail: Mapped[dict] = mapped_column(JsonDocument)
+    points: Mapped[int] = mapped_column(Integer)
+    score_after: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class IdempotentAnswer(db.Model):
+    """The first answer to a request sent with an Idempotency-Key, replayed on retries."""
+
+    __tablename__ = "idempotent_answers"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    key: Mapped[str] = mapped_column(String(128), primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int] = mapped_column(SmallInteger)
+    body: Mapped[dict] = mapped_column(JsonDocument)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
