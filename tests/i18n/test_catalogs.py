@@ -1,0 +1,223 @@
+"""The five message catalogs against the one table of codes, and Accept-Language negotiation."""
+
+from __future__ import annotations
+
+import json
+import string
+from importlib import resources
+
+import pytest
+
+from service import i18n
+from service.codes import PARAMS
+from service.engine.cards import Pile
+from service.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, message, negotiate
+
+SAMPLE = {
+    "card": "7H", "onto": "8D", "top": "QS", "above": "5C", "below": "6S", "pile": "t3",
+    "column": "t5", "foundation": "fH", "expected": "4H", "count": 3, "stock": 12, "limit": 100,
+    "game": "g-123", "player": "p-456", "current": 9, "method": "PATCH", "retry_after": 30,
+    "draw": 3, "code": "XYZ-123",
+}
+
+
+def fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+
+
+def raw(lang: str) -> dict:
+    return json.loads(resources.files("service.i18n").joinpath(f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def test_languages():
+    assert LANGUAGES == ("en", "de", "da", "ro", "ja")
+    assert DEFAULT_LANGUAGE == "en"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_catalog_has_exactly_the_codes(lang):
+    assert set(catalog(lang)) == set(PARAMS)
+    assert {key for key in raw(lang) if not key.startswith("_")} == set(PARAMS)
+    assert {key for key in raw(lang) if key.startswith("_")} == {"_piles", "_cards"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("code", sorted(PARAMS))
+def test_placeholders_are_exactly_the_params(lang, code):
+    template = catalog(lang)[code]
+    assert isinstance(template, str) and template.strip()
+    assert fields(template) == set(PARAMS[code])
+    # Plain named fields only: no conversion, format spec, index or attribute.
+    for _, name, spec, conversion in string.Formatter().parse(template):
+        if name is not None:
+            assert name.isidentifier() and not spec and conversion is None
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_messages_differ_between_codes(lang):
+    templates = list(catalog(lang).values())
+    assert len(set(templates)) == len(templates)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_catalogs_are_translated(lang):
+    english = catalog("en")
+    same = [code for code, text in catalog(lang).items() if text == english[code]]
+    assert same == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_pile_has_a_display_name(lang):
+    piles = raw(lang)["_piles"]
+    assert set(piles) == {pile.value for pile in Pile}
+    assert all(isinstance(name, str) and name.strip() for name in piles.values())
+    assert len(set(piles.values())) == len(piles)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_card_has_a_display_name(lang):
+    cards = raw(lang)["_cards"]
+    assert set(cards["ranks"]) == set("A23456789TJQK")
+    assert set(cards["suits"]) == set("SHDC")
+    assert fields(cards["format"]) == {"rank", "suit"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_tableau_colour_names_both_cards(lang):
+    text = message("TABLEAU_COLOUR", {"card": "7H", "onto": "8D"}, lang)
+    assert "7♥" in text and "8♦" in text
+    assert "{" not in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("code", sorted(PARAMS))
+def test_message_fills_every_param(lang, code):
+    params = {name: SAMPLE[name] for name in PARAMS[code]}
+    if code == "VERSION_MISMATCH":
+        params["expected"] = 7
+    text = message(code, params, lang)
+    assert "{" not in text and "}" not in text and "?" not in text.replace("？", "")
+    for name, value in params.items():
+        if name in i18n.PILE_PARAMS:
+            assert raw(lang)["_piles"][value].lower() in text.lower()
+        elif name in i18n.CARD_PARAMS and isinstance(value, str):
+            assert i18n.card_name(value, lang) in text
+        else:
+            assert str(value) in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_piles_are_rendered_readably(lang):
+    text = message("SOURCE_EMPTY", {"pile": "waste"}, lang)
+    assert "waste" not in text or lang == "en"
+    assert raw(lang)["_piles"]["waste"][1:] in text
+    assert "t4" not in message("EMPTY_COLUMN_KING_ONLY", {"card": "QS", "column": "t4"}, lang)
+
+
+def test_english_wording():
+    assert message("FOUNDATION_WRONG_SUIT", {"card": "7H", "foundation": "fS"}, "en") == (
+        "7♥ cannot go on the spades foundation: each foundation takes a single suit."
+    )
+    assert message("EMPTY_COLUMN_KING_ONLY", {"card": "TC", "column": "t2"}, "en").startswith(
+        "Column 2 is empty"
+    )
+    assert message("SOURCE_EMPTY", {"pile": "waste"}, "en").startswith("The waste pile is empty")
+
+
+def test_card_names():
+    assert i18n.card_name("TH", "en") == "10♥"
+    assert i18n.card_name("10h", "de") == "10♥"
+    assert i18n.card_name("as", "ja") == "A♠"
+    assert i18n.card_name("KC", "ro") == "K♣"
+    assert i18n.card_name("ZZ", "en") == "ZZ"
+
+
+def test_expected_is_a_card_only_when_it_looks_like_one():
+    text = message("FOUNDATION_SEQUENCE", {"card": "5H", "foundation": "fH", "expected": "3H"}, "en")
+    assert "3♥" in text and "the hearts foundation" in text
+    text = message("VERSION_MISMATCH", {"expected": 4, "current": 6}, "en")
+    assert "version 4" in text and "version 6" in text
+
+
+def test_missing_params_do_not_crash():
+    for lang in LANGUAGES:
+        for code in PARAMS:
+            assert message(code, {}, lang)
+            assert message(code, None, lang)
+    text = message("TABLEAU_RANK", {"card": "7H"}, "en")
+    assert "7♥" in text and "?" in text
+    assert "?" in message("SOURCE_EMPTY", {"pile": None}, "de")
+
+
+def test_extra_params_are_ignored():
+    assert "8♦" in message("TABLEAU_RANK", {"card": "7H", "onto": "8D", "extra": "x"}, "da")
+
+
+def test_braces_in_values_are_not_formatted():
+    assert "{card}" in message("INVALID_GAME_CODE", {"code": "{card}"}, "en")
+
+
+def test_unknown_language_falls_back_to_english():
+    english = message("NOTHING_TO_UNDO", {}, "en")
+    assert message("NOTHING_TO_UNDO", {}, "fr") == english
+    assert message("NOTHING_TO_UNDO", {}, "") == english
+    assert catalog("xx") == catalog("en")
+    assert message("NOTHING_TO_UNDO", {}, "DE-at") == message("NOTHING_TO_UNDO", {}, "de") != english
+
+
+def test_unknown_code_falls_back_to_the_code():
+    assert message("NO_SUCH_CODE", {}, "en") == "NO_SUCH_CODE"
+    assert message("_piles", {}, "en") == "_piles"
+
+
+def test_catalog_returns_plain_strings():
+    for lang in LANGUAGES:
+        assert all(isinstance(text, str) for text in catalog(lang).values())
+    catalog("en")["GAME_FINISHED"] = "changed"
+    assert catalog("en")["GAME_FINISHED"] != "changed"
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ("de-CH,de;q=0.9,en;q=0.8", "de"),
+        ("fr", "en"),
+        ("ja;q=0.5, da", "da"),
+        ("", "en"),
+        (None, "en"),
+        ("garbage!!;;==", "en"),
+        ("*", "en"),
+        ("en;q=0, ro", "ro"),
+        ("ja", "ja"),
+        ("RO-md", "ro"),
+        ("fr-CH, fr;q=0.9, de;q=0.7, *;q=0.5", "de"),
+        ("fr, *;q=0.1", "en"),
+        ("en;q=0, *", "de"),
+        ("en;q=0", "en"),
+        ("*;q=0", "en"),
+        ("da;q=0.5, ja;q=0.5", "da"),
+        ("ja;q=0.5, da;q=0.5", "ja"),
+        ("de;q=0.3, ro;q=0.700", "ro"),
+        ("de;q=0, de-AT", "en"),
+        ("de-AT;q=0", "en"),
+        ("ro-MD;q=0, *;q=0", "en"),
+        ("de-AT;q=0, de", "de"),
+        ("de ; q = 0.5 , ja;q=0.4", "de"),
+        (",, ja ,", "ja"),
+        ("de;q=2, ja;q=0.1", "ja"),
+        ("de;q=0.5x, ro;q=0.1", "ro"),
+        ("de;level=1, da;q=0.2", "da"),
+        ("de;q=1.000, ro", "de"),
+        ("de;q=1.001, ro;q=0.1", "ro"),
+        ("toolonglanguage, ja;q=0.2", "ja"),
+        ("zh-Hant-TW, ro;q=0.2", "ro"),
+        (b"de", "en"),
+    ],
+)
+def test_negotiate(header, expected):
+    assert negotiate(header) == expected
+
+
+def test_negotiate_always_answers_a_language():
+    for header in ("x" * 100_000, "de;q=" * 1000, "\x00\xff", "é-É", ";", "q=1", "-de"):
+        assert negotiate(header) in LANGUAGES
