@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import click
+import yaml
+from flask import current_app
 from sqlalchemy import select
 
 from .engine import Rejection, replay
@@ -59,8 +61,29 @@ def verify_command(game_id: str | None, check_all: bool) -> None:
         raise SystemExit(1)
 
 
+class _NoAliasDumper(yaml.SafeDumper):
+    def ignore_aliases(self, data) -> bool:
+        return True
+
+
+def openapi_yaml() -> str:
+    """The app's OpenAPI document as YAML, in the order the code declares it."""
+    spec = current_app.extensions["problem_api"].spec.to_dict()
+    return yaml.dump(spec, Dumper=_NoAliasDumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+@click.command("openapi-yaml")
+@click.argument("path", type=click.Path(dir_okay=False), default="openapi.yaml")
+def openapi_yaml_command(path: str) -> None:
+    """Write the OpenAPI document generated from the code to PATH (default openapi.yaml)."""
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(openapi_yaml())
+    click.echo(f"wrote {path}")
+
+
 def register_commands(app) -> None:
     app.cli.add_command(verify_command)
+    app.cli.add_command(openapi_yaml_command)
     try:
         from .solver.commands import solve_command
     except ImportError:  # TODO(lead): import directly once the solver's command lands

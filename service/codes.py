@@ -18,7 +18,7 @@ REQUEST_PARAMS: dict[str, tuple[str, ...]] = {
     "PLAYER_NOT_FOUND": ("player",),
     "NOT_FOUND": (),
     "METHOD_NOT_ALLOWED": ("method",),
-    "VERSION_MISMATCH": ("expected", "current"),
+    "VERSION_MISMATCH": ("sent", "current"),
     "IDEMPOTENCY_KEY_REUSED": (),
     "PAYLOAD_TOO_LARGE": ("limit",),
     "UNSUPPORTED_MEDIA_TYPE": (),

@@ -46,9 +46,9 @@ def get_game(game_id: str) -> Game:
 class Games(MethodView):
     @blp.arguments(NewGameSchema, required=False)
     @blp.response(201, NewGameAnswerSchema)
-    @blp.alt_response(401, description="The Authorization header holds no valid player token.")
-    @blp.alt_response(422, description="INVALID_GAME_CODE: the code is not a game code.")
-    @blp.alt_response(503, description="WINNABLE_DEAL_TIMEOUT: no proven-winnable deal found in time.")
+    @blp.problem(401, "The Authorization header holds no valid player token.")
+    @blp.problem(422, "INVALID_GAME_CODE: the code is not a game code.")
+    @blp.problem(503, "WINNABLE_DEAL_TIMEOUT: no proven-winnable deal found in time.")
     def post(self, args):
         """Deal a new game
 
@@ -94,7 +94,7 @@ def _choose_code(args: dict) -> GameCode:
 class GameResource(MethodView):
     @blp.response(200, GameSchema)
     @blp.alt_response(304, description="If-None-Match named the current version.")
-    @blp.alt_response(404, description="GAME_NOT_FOUND")
+    @blp.problem(404, "GAME_NOT_FOUND")
     def get(self, game_id):
         """Read a game
 
@@ -118,7 +118,7 @@ def _action_route(path: str, schema, summary: str, description: str):
         view.__doc__ = f"{summary}\n\n{description}"
         documented = blp.response(200, ActionAnswerSchema)(view)
         for status in ACTION_ERRORS:
-            documented = blp.alt_response(status, description=_ERROR_TEXT[status])(documented)
+            documented = blp.problem(status, _ERROR_TEXT[status])(documented)
         parsed = blp.arguments(schema, required=schema is not EmptyBodySchema)(documented)
         blp.route(path, methods=["POST"])(game_action(parsed))
         return build_action
@@ -180,7 +180,7 @@ def tap(args):
 @blp.route("/<game_id>/actions")
 @blp.arguments(PageQuerySchema, location="query")
 @blp.response(200, HistoryPageSchema)
-@blp.alt_response(404, description="GAME_NOT_FOUND")
+@blp.problem(404, "GAME_NOT_FOUND")
 def history(query, game_id):
     """List a game's accepted actions
 
@@ -207,7 +207,7 @@ def _history_item(action: ActionRow) -> dict:
 
 @blp.route("/<game_id>/legal-moves")
 @blp.response(200, LegalActionsSchema)
-@blp.alt_response(404, description="GAME_NOT_FOUND")
+@blp.problem(404, "GAME_NOT_FOUND")
 def legal_moves(game_id):
     """List every action legal now
 

@@ -43,7 +43,7 @@ def rules(query):
 @blp.route("/<code>")
 @blp.arguments(RulesQuerySchema, location="query")
 @blp.response(200)
-@blp.alt_response(404, description="NOT_FOUND: no such code.")
+@blp.problem(404, "NOT_FOUND: no such code.")
 def rule(query, code):
     """Describe one code
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import http
 import logging
 
 from flask import Response, json, request
 from flask_smorest import Api
 from flask_smorest import Blueprint as SmorestBlueprint
+from flask_smorest.utils import prepare_response
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import HTTPException
 
@@ -14,6 +16,7 @@ from .. import i18n
 from ..codes import PARAMS, STATUS
 from ..engine import Rejection
 from ..store.db import database_unavailable
+from .schemas import ProblemSchema
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +102,20 @@ def _validation_errors(error: HTTPException) -> dict | None:
 
 
 class ProblemApi(Api):
-    """flask-smorest's Api answering every HTTP error as problem+json."""
+    """flask-smorest's Api answering, and documenting, every error as problem+json."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def _register_responses(self) -> None:
+        for status in http.HTTPStatus:
+            response: dict = {"description": status.phrase}
+            if not 100 <= status < 200 and status not in (204, 304):
+                response["schema"] = self.ERROR_SCHEMA
+            prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
+        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
 
     def handle_http_exception(self, error: HTTPException):
         status = error.code or 500
@@ -144,6 +160,11 @@ class _Parser(FlaskParser):
 
 class Blueprint(SmorestBlueprint):
     ARGUMENTS_PARSER = _Parser()
+
+    def problem(self, status: int, description: str):
+        """Document an error answer of this endpoint as problem+json."""
+        return self.alt_response(status, schema=ProblemSchema, content_type=PROBLEM_MEDIA_TYPE,
+                                 description=description)
 
 
 def register_error_handlers(app) -> None:

@@ -123,5 +123,5 @@ def _check_if_match(version: int) -> None:
     tags = [tag.strip() for tag in header.split(",")]
     if "*" in tags or etag(version) in tags:
         return
-    raise ApiProblem("VERSION_MISMATCH", expected=header.strip()[:40], current=version,
+    raise ApiProblem("VERSION_MISMATCH", sent=header.strip()[:40], current=version,
                      headers={"ETag": etag(version)})

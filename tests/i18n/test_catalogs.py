@@ -15,7 +15,7 @@ from service.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, message, negotiat
 
 SAMPLE = {
     "card": "7H", "onto": "8D", "top": "QS", "above": "5C", "below": "6S", "pile": "t3",
-    "column": "t5", "foundation": "fH", "expected": "4H", "count": 3, "stock": 12, "limit": 100,
+    "column": "t5", "foundation": "fH", "expected": "4H", "sent": 7, "count": 3, "stock": 12, "limit": 100,
     "game": "g-123", "player": "p-456", "current": 9, "method": "PATCH", "retry_after": 30,
     "draw": 3, "code": "XYZ-123",
 }
@@ -94,7 +94,7 @@ def test_tableau_colour_names_both_cards(lang):
 def test_message_fills_every_param(lang, code):
     params = {name: SAMPLE[name] for name in PARAMS[code]}
     if code == "VERSION_MISMATCH":
-        params["expected"] = 7
+        params["sent"] = 7
     text = message(code, params, lang)
     assert "{" not in text and "}" not in text and "?" not in text.replace("？", "")
     for name, value in params.items():
@@ -135,7 +135,7 @@ def test_card_names():
 def test_expected_is_a_card_only_when_it_looks_like_one():
     text = message("FOUNDATION_SEQUENCE", {"card": "5H", "foundation": "fH", "expected": "3H"}, "en")
     assert "3♥" in text and "the hearts foundation" in text
-    text = message("VERSION_MISMATCH", {"expected": 4, "current": 6}, "en")
+    text = message("VERSION_MISMATCH", {"sent": 4, "current": 6}, "en")
     assert "version 4" in text and "version 6" in text
 
 

@@ -1,0 +1,30 @@
+# Two commands for a fresh machine with Python 3.11+: `make serve` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
+
+.PHONY: serve test lint openapi bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test,bench]'
+	rm -f $(VENV)/.installed-* && touch $@
+
+serve: $(STAMP)  ## set up, migrate the SQLite default and serve on http://127.0.0.1:8000
+	$(BIN)/flask --app service db upgrade
+	$(BIN)/gunicorn -c gunicorn.conf.py 'service:create_app()'
+
+test: $(STAMP)  ## set up and run the whole suite (SQLite and PostgreSQL)
+	$(BIN)/ruff check service tests bench
+	$(BIN)/pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check service tests bench
+
+openapi: $(STAMP)  ## regenerate the checked-in openapi.yaml from the code
+	$(BIN)/flask --app service openapi-yaml openapi.yaml
+
+clean:
+	rm -rf $(VENV) instance .pytest_cache .hypothesis
