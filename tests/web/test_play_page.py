@@ -1,0 +1,313 @@
+"""The play page at ``/`` in a real browser (the system Chromium), against the real app.
+
+One game from a fixed code is played with clicks and drags; after every step the DOM
+must show what ``GET /v1/games/{id}`` says, and the server must agree with the engine
+replaying the same actions. A rejected drag must show the server's localized rule in
+``#message``, in English and then in German.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+from service.engine import Action, Game, Rejection
+
+CODE = "TF1-D3N-AAAAAER"  # draw 3: the first draw fans three cards on the waste
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOT = ROOT / "test-results" / "play-page.png"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+
+DOM_STATE = """() => {
+  const cards = (pile) => [...document.querySelectorAll(`[data-pile="${pile}"] [data-card]`)]
+    .map((el) => el.dataset.card);
+  const text = (sel) => document.querySelector(sel).textContent.trim();
+  return {
+    tableau: [1, 2, 3, 4, 5, 6, 7].map((i) => cards(`t${i}`)),
+    waste: cards("waste"),
+    foundations: Object.fromEntries(["S", "H", "D", "C"].map((s) => [s, cards(`f${s}`)])),
+    stock: text('[data-pile="stock"]'),
+    score: text("#score"), moves: text("#moves"), code: text("#code"), timer: text("#timer"),
+    version: document.querySelector("#board").dataset.version,
+  };
+}"""
+
+
+def chromium_path() -> str:
+    path = shutil.which("chromium") or "/usr/bin/chromium"
+    if not os.path.exists(path):
+        if os.environ.get("CI"):
+            pytest.fail("no chromium binary: CI must run the browser test (apt-get install chromium)")
+        pytest.skip("no chromium binary (apt-get install chromium); under CI this fails instead")
+    return path
+
+
+@pytest.fixture
+def base_url(tmp_path):
+    """The real app on a free local port, in a thread, with its own SQLite file."""
+    from werkzeug.serving import make_server
+
+    from service import create_app
+
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/t.db", "TESTING": True})
+    from service.extensions import db
+
+    with app.app_context():
+        db.create_all()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+        with app.app_context():
+            db.engine.dispose()
+
+
+@pytest.fixture
+def page(base_url):
+    executable = chromium_path()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip("the playwright package is not installed")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
+        try:
+            context = browser.new_context(viewport={"width": 1100, "height": 860}, locale="en-US")
+            page = context.new_page()
+            page.set_default_timeout(10_000)
+            page.errors = []
+            page.on("pageerror", lambda error: page.errors.append(str(error)))
+            page.base = base_url
+            yield page
+            context.close()
+        finally:
+            browser.close()
+
+
+# ---- helpers ---------------------------------------------------------------------------
+
+
+def server_game(page) -> dict:
+    import requests
+
+    game_id = page.get_attribute("#board", "data-game-id")
+    answer = requests.get(f"{page.base}/v1/games/{game_id}", timeout=10)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def rejection_detail(page, body: dict, lang: str) -> str:
+    """The server's own localized detail for a move it rejects (a rejection changes nothing)."""
+    import requests
+
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem('sr.game'))")
+    answer = requests.post(
+        f"{page.base}/v1/games/{saved['id']}/moves", json=body, timeout=10,
+        headers={"Authorization": f"Bearer {saved['token']}", "Accept-Language": lang},
+    )
+    assert answer.status_code == 422, answer.text
+    problem = answer.json()
+    assert problem["code"] == "TABLEAU_COLOUR"
+    return problem["detail"]
+
+
+def wait_version(page, version: int) -> None:
+    page.wait_for_selector(f'#board[data-version="{version}"]:not([data-busy])', state="attached")
+
+
+def assert_page_shows(page, engine: Game) -> dict:
+    """The DOM equals the server's game, and the server's game equals the engine's."""
+    dom = page.evaluate(DOM_STATE)
+    game = server_game(page)
+    expected = engine.view()
+    for key in ("code", "tableau", "foundations", "stock", "waste", "waste_fan", "score", "moves", "version"):
+        assert game[key] == expected[key], key
+    assert dom["version"] == str(game["version"])
+    assert dom["code"] == game["code"]
+    assert dom["tableau"] == game["tableau"]
+    assert dom["score"] == str(game["score"])
+    assert dom["moves"] == str(game["moves"])
+    assert re.fullmatch(r"\d+:\d\d(:\d\d)?", dom["timer"])
+    assert dom["stock"] == (str(game["stock"]) if game["stock"] else ("↻" if game["waste"] else ""))
+    # the waste shows its top cards (the fan) and at most one card under them, in order
+    shown = dom["waste"]
+    assert len(shown) <= len(game["waste"])
+    assert game["waste"][len(game["waste"]) - len(shown):] == shown
+    if game["waste"]:
+        fan = max(1, game["waste_fan"]) if game["draw"] == 3 else 1
+        assert len(shown) in (fan, fan + 1)
+    ranks = "A23456789TJQK"
+    for suit, count in game["foundations"].items():
+        top = dom["foundations"][suit][-1:] or [None]
+        assert top[0] == (f"{ranks[count - 1]}{suit}" if count else None), suit
+    return game
+
+
+def drag(page, source: str, target: str) -> None:
+    """Drag with real mouse events: grab the visible top strip of the card, drop on the target."""
+    box = page.locator(source).bounding_box()
+    goal = page.locator(target).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 8)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 5, box["y"] + 14, steps=3)
+    page.mouse.move(goal["x"] + goal["width"] / 2, goal["y"] + goal["height"] / 2, steps=12)
+    page.mouse.up()
+
+
+def card(pile: str, name: str) -> str:
+    return f'[data-pile="{pile}"] [data-card="{name}"]'
+
+
+def column_target(engine: Game, column: str) -> str:
+    cards = engine.tableau[int(column[1]) - 1]
+    return card(column, str(cards[-1])) if cards else f'[data-pile="{column}"]'
+
+
+def illegal_colour_move(engine: Game) -> tuple[str, str, str]:
+    """A column's last card dropped on a column whose last card has the same colour."""
+    for s, source in enumerate(engine.tableau):
+        for d, onto in enumerate(engine.tableau):
+            if s == d or not source or not onto:
+                continue
+            action = Action.move(f"t{s + 1}", f"t{d + 1}", str(source[-1]))
+            try:
+                engine.check(action)
+            except Rejection as rejection:
+                if rejection.code == "TABLEAU_COLOUR":
+                    return f"t{s + 1}", f"t{d + 1}", str(source[-1])
+    raise AssertionError("no same-colour drop in this position")
+
+
+# ---- the test ---------------------------------------------------------------------------
+
+
+def test_play_page_plays_a_game_and_explains_rejections(page):
+    engine = Game.from_code(CODE)
+    page.goto(page.base + "/")
+    page.wait_for_selector("[data-card]")  # a first visit starts a random game at once
+
+    # New game from the code.
+    page.select_option("#draw-mode", "1")
+    page.fill("#code-input", CODE.lower())
+    page.click("#new-game")
+    page.wait_for_function(f"document.querySelector('#code').textContent === {CODE!r}")
+    wait_version(page, 0)
+    assert_page_shows(page, engine)
+    assert page.locator('[data-pile="stock"]').get_attribute("aria-label")
+    assert page.locator("footer a[href='/examples']").count() == 1
+    assert page.locator("footer a[href='/faq']").count() == 1
+
+    # 1. Click the stock: draw 3 fans three cards on the waste.
+    page.click('[data-pile="stock"]')
+    engine.apply(Action.draw())
+    wait_version(page, 1)
+    game = assert_page_shows(page, engine)
+    assert game["waste_fan"] == 3 and len(page.evaluate(DOM_STATE)["waste"]) == 3
+
+    # 2. Drag a group (a card with the cards on it) from one column onto another.
+    moves = [a for a in engine.legal_actions() if a.kind == "move" and a.source.value.startswith("t")
+             and a.target.value.startswith("t") and engine.tableau[int(a.source.value[1]) - 1][-1] != a.card]
+    move = moves[0]
+    drag(page, card(move.source.value, str(move.card)), column_target(engine, move.target.value))
+    engine.apply(move)
+    wait_version(page, 2)
+    assert_page_shows(page, engine)
+
+    # 3. A single click on a column's last card that can go up: tap to its foundation.
+    taps = [Action.tap(f"t{i + 1}", str(c[-1])) for i, c in enumerate(engine.tableau) if c]
+    tap = next(a for a in taps if engine.is_legal(a))
+    page.click(card(tap.source.value, str(tap.card)))
+    outcome = engine.apply(tap)
+    assert outcome.target.is_foundation
+    wait_version(page, 3)
+    game = assert_page_shows(page, engine)
+    assert game["score"] == 10
+
+    # 4. A double click on a card that has no foundation move: a double tap onto a column.
+    doubles = [Action.tap(f"t{i + 1}", str(c[-1]), double=True) for i, c in enumerate(engine.tableau) if c]
+    double = next(a for a in doubles if engine.is_legal(a)
+                  and not engine.is_legal(Action.tap(a.source, a.card)))
+    page.dblclick(card(double.source.value, str(double.card)))
+    engine.apply(double)
+    wait_version(page, 4)
+    assert_page_shows(page, engine)
+
+    # 5. An illegal drop (same colour): the rule shows in #message, in English ...
+    source, onto, name = illegal_colour_move(engine)
+    english = rejection_detail(page, {"from": source, "to": onto, "card": name}, "en")
+    drag(page, card(source, name), column_target(engine, onto))
+    page.wait_for_selector("#message:not([hidden])")
+    assert english in page.inner_text("#message")
+    assert page.get_attribute("#message", "data-kind") == "rule"
+    wait_version(page, 4)  # nothing changed
+    assert_page_shows(page, engine)
+
+    # ... and, after switching the picker, in German (the page's labels follow).
+    page.select_option("#lang", "de")
+    page.wait_for_selector("#message", state="hidden")
+    assert page.inner_text("#new-game") == "Neue Partie"
+    assert page.get_attribute("html", "lang") == "de"
+    german = rejection_detail(page, {"from": source, "to": onto, "card": name}, "de")
+    assert german and german != english
+    drag(page, card(source, name), column_target(engine, onto))
+    page.wait_for_selector("#message:not([hidden])")
+    assert german in page.inner_text("#message")
+    page.click("#message-close")
+    page.wait_for_selector("#message", state="hidden")
+
+    # With "show rules" off a rejection shows no message; the setting is remembered.
+    page.uncheck("#show-rules")
+    with page.expect_response(lambda r: r.url.endswith("/moves") and r.status == 422):
+        drag(page, card(source, name), column_target(engine, onto))
+    page.wait_for_timeout(100)
+    assert page.is_hidden("#message")
+    assert page.evaluate("() => localStorage.getItem('sr.showRules')") == "false"
+    page.check("#show-rules")
+
+    # 6. Undo (the button): the double tap is reverted; moves stay, undos count.
+    page.click("#undo")
+    engine.apply(Action.undo())
+    wait_version(page, 5)
+    game = assert_page_shows(page, engine)
+    assert game["moves"] == 4 and game["undos"] == 1
+
+    # Hint and leaderboard answer something sensible (even before the solver exists).
+    page.click("#hint")
+    page.wait_for_selector("#message:not([hidden])")
+    assert page.get_attribute("#message", "data-kind") == "info"
+    page.click("#leaderboard")
+    page.wait_for_selector("#leaderboard-dialog[open]")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.lb-list')].every((el) => el.textContent && !el.textContent.includes('…'))"
+    )
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#leaderboard-dialog:not([open])", state="attached")
+
+    # 7. Reload: the same game continues (id and token come back from localStorage).
+    page.reload()
+    page.wait_for_selector("[data-card]")
+    wait_version(page, 5)
+    game = assert_page_shows(page, engine)
+    assert page.inner_text("#code") == CODE and page.inner_text("#moves") == "4"
+    assert page.inner_text("#new-game") == "Neue Partie"  # the language is remembered too
+
+    page.select_option("#lang", "en")
+    page.wait_for_timeout(200)
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOT), full_page=True)
+    assert page.errors == []
