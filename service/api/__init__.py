@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import games, meta, players
+from . import games, meta, players, solving  # noqa: F401  (solving adds /hint to games)
 from .problems import ProblemApi, register_error_handlers
 
 API_DESCRIPTION = """\

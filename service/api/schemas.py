@@ -183,3 +183,15 @@ class ProblemSchema(Schema):
     params = fields.Dict()
     instance = fields.String()
     errors = fields.Dict()
+
+
+class HintSchema(Schema):
+    game = fields.String()
+    version = fields.Integer(metadata={"description": "The version the hint was computed for."})
+    verdict = fields.String(metadata={"enum": ["winnable", "unwinnable", "unknown"]})
+    action = fields.Nested(LegalActionSchema, allow_none=True)
+    notation = fields.String(allow_none=True, metadata={"example": "t3>t5:9C"})
+    line_length = fields.Integer(metadata={"description": "Actions left in the winning line found."})
+    nodes = fields.Integer()
+    ms = fields.Float()
+    hints = fields.Integer(metadata={"description": "Hints asked on this game so far."})
