@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from flask import request
+
 from . import games, meta, players, solving  # noqa: F401  (solving adds /hint to games)
-from .problems import ProblemApi, register_error_handlers
+from .problems import ApiProblem, ProblemApi, register_error_handlers
 
 API_DESCRIPTION = """\
 The reference game service of **Solitaire Réfléchi**, a Klondike in which every
@@ -17,6 +19,17 @@ actions accept `If-Match` and `Idempotency-Key`.
 """
 
 
+def require_json_body() -> None:
+    """A body that is not JSON is 415, not a confusing "field missing" 400."""
+    if request.method != "POST" or not request.path.startswith("/v1/"):
+        return
+    mimetype = request.mimetype
+    if mimetype == "application/json" or mimetype.endswith("+json"):
+        return
+    if request.get_data(cache=True):  # bounded by MAX_CONTENT_LENGTH (413 beyond)
+        raise ApiProblem("UNSUPPORTED_MEDIA_TYPE")
+
+
 def init_api(app) -> ProblemApi:
     api = ProblemApi(app, spec_kwargs={
         "info": {"description": API_DESCRIPTION},
@@ -26,5 +39,6 @@ def init_api(app) -> ProblemApi:
     for module in (games, players, meta):
         api.register_blueprint(module.blp)
     app.register_blueprint(meta.probes)
+    app.before_request(require_json_body)
     register_error_handlers(app)
     return api
