@@ -142,3 +142,18 @@ class Pile(StrEnum):
 
 COLUMNS: tuple[Pile, ...] = (Pile.T1, Pile.T2, Pile.T3, Pile.T4, Pile.T5, Pile.T6, Pile.T7)
 FOUNDATIONS: tuple[Pile, ...] = (Pile.FS, Pile.FH, Pile.FD, Pile.FC)
+
+# Hot-path facts about each pile, read by the game as plain instance attributes
+# (cheaper than the properties above): ``_col`` is the column 0–6 (-1 for any
+# other pile) and ``_suit`` the foundation 0–3 (4 for the generic ``foundation``,
+# -1 for any other pile).
+for _pile in Pile:
+    _pile._col = int(_pile.value[1]) - 1 if _pile.value[0] == "t" else -1
+    _pile._suit = (
+        4 if _pile is Pile.FOUNDATION else SUITS.index(_pile.value[1]) if _pile.value[0] == "f" else -1
+    )
+del _pile
+
+#: ``STEP[lower][upper]`` is 1 when ``upper`` may lie on ``lower`` in a column
+#: (the table form of :func:`is_sequence_step`, for the hot path).
+STEP: tuple[bytes, ...] = tuple(bytes(int(is_sequence_step(lo, up)) for up in range(52)) for lo in range(52))

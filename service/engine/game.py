@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from .cards import CARDS, COLUMNS, FOUNDATIONS, SUITS, Card, Pile, format_cards, is_sequence_step
+from .cards import CARDS, COLUMNS, FOUNDATIONS, STEP, SUITS, Card, Pile, format_cards
 from .deal import GameCode, deal_cards
 from .notation import DRAW, MOVE, RECYCLE, TAKE_BACK, TAP, UNDO, Action
 from .rules import Rejection
@@ -43,12 +43,14 @@ OP_DRAW = 5
 OP_RECYCLE = 6
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Outcome:
     """What an accepted action did: points applied, the cards it moved, where from and to.
 
     For a tap, ``source``/``target`` say where the card went; for an undo,
     ``undone`` is the action it reverted, written as the plain move it was.
+    Treat it as read-only (it is not frozen only because a frozen dataclass
+    costs a microsecond more per action).
     """
 
     action: Action
@@ -69,6 +71,15 @@ class Outcome:
         if self.undone is not None:
             out["undone"] = str(self.undone)
         return out
+
+
+_WON = [13, 13, 13, 13]
+_WASTE, _STOCK, _FOUNDATION = Pile.WASTE, Pile.STOCK, Pile.FOUNDATION
+_KING = 12  # card % 13 of a king
+
+#: Source and target piles of each operation, indexed ``[op][a]`` and ``[op][b]``.
+_SOURCES = (COLUMNS, COLUMNS, (_WASTE,), (_WASTE,), FOUNDATIONS, (_STOCK,), (_WASTE,))
+_TARGETS = (COLUMNS, FOUNDATIONS, COLUMNS, FOUNDATIONS, COLUMNS, (Pile.WASTE,), (_STOCK,))
 
 
 class Game:
@@ -108,11 +119,11 @@ class Game:
 
     @property
     def won(self) -> bool:
-        return self.foundations == [13, 13, 13, 13]
+        return self.foundations == _WON
 
     @property
     def status(self) -> str:
-        return "won" if self.won else "playing"
+        return "won" if self.foundations == _WON else "playing"
 
     @property
     def version(self) -> int:
@@ -121,7 +132,7 @@ class Game:
 
     @property
     def can_undo(self) -> bool:
-        return bool(self.undo_stack) and not self.won
+        return bool(self.undo_stack) and self.foundations != _WON
 
     def foundation_top(self, suit: int) -> Card | None:
         count = self.foundations[suit]
@@ -138,16 +149,55 @@ class Game:
 
     def apply(self, action: Action) -> Outcome:
         """Check ``action``, apply it and return its outcome; a rejection changes nothing."""
-        if action.kind == UNDO:
+        # The hot path of the service, the solver and the bench: plan and execute
+        # inline, with the operations in order of frequency.
+        kind = action.kind
+        if kind == UNDO:
             return self._undo(action)
-        op, a, b, n = self._plan(action)
+        if self.foundations == _WON:
+            raise Rejection("GAME_FINISHED")
+        if kind == MOVE:
+            op, a, b, n = self._plan_move(action.source, action.target, action.card)
+        elif kind == DRAW:
+            stock = self.stock
+            if not stock:
+                raise Rejection("STOCK_EMPTY")
+            # executed right here: the most frequent action of all
+            n = self.code.draw
+            waste = self.waste
+            if n == 1 or len(stock) == 1:
+                n = 1
+                cards = (stock.pop(),)
+                waste.append(cards[0])
+            else:
+                if n > len(stock):
+                    n = len(stock)
+                cards = tuple(stock[: -n - 1 : -1])
+                del stock[-n:]
+                waste.extend(cards)
+            stack = self.undo_stack
+            if len(stack) == UNDO_LIMIT:
+                self.undo_dropped = True
+            stack.append((OP_DRAW, 0, 0, n, 0, -1, self.waste_fan))
+            self.waste_fan = n
+            self.moves += 1
+            return Outcome(action, 0, cards, _STOCK, _WASTE)
+        elif kind == TAKE_BACK:
+            op, a, b, n = self._plan_take_back(action.source, action.target)
+        elif kind == TAP:
+            op, a, b, n = self._plan_tap(action.source, action.card, action.double)
+        elif kind == RECYCLE:
+            op, a, b, n = self._plan_recycle()
+        else:
+            raise AssertionError(kind)
         fan_before = self.waste_fan
         cards, points, arrived = self._execute(op, a, b, n)
-        self.undo_dropped |= len(self.undo_stack) == UNDO_LIMIT
-        self.undo_stack.append((op, a, b, n, points, arrived, fan_before))
+        stack = self.undo_stack
+        if len(stack) == UNDO_LIMIT:
+            self.undo_dropped = True
+        stack.append((op, a, b, n, points, arrived, fan_before))
         self.moves += 1
-        source, target = _piles_of(op, a, b)
-        return Outcome(action, points, cards, source, target)
+        return Outcome(action, points, cards, _SOURCES[op][a], _TARGETS[op][b])
 
     def is_legal(self, action: Action) -> bool:
         try:
@@ -158,48 +208,50 @@ class Game:
 
     def legal_actions(self) -> list[Action]:
         """Every action legal now: moves, take-backs, draw or recycle, and undo."""
-        if self.won:
+        if self.foundations == _WON:
             return []
         actions: list[Action] = []
+        append = actions.append
         foundations = self.foundations
-        for src, column in enumerate(self.tableau):
+        tableau = self.tableau
+        for src, column in enumerate(tableau):
             if not column:
                 continue
             start = len(column) - 1
-            while start > 0 and is_sequence_step(column[start - 1], column[start]):
+            while start > 0 and STEP[column[start - 1]][column[start]]:
                 start -= 1
             for index in range(start, len(column)):
                 card = column[index]
-                for dst, other in enumerate(self.tableau):
-                    if dst != src and _column_accepts(other, card):
-                        actions.append(Action.move(COLUMNS[src], COLUMNS[dst], card))
+                for dst, other in enumerate(tableau):
+                    if dst != src and (STEP[other[-1]][card] if other else card % 13 == _KING):
+                        append(_move_action(src, dst, card))
                 if index == len(column) - 1 and foundations[card // 13] == card % 13:
-                    actions.append(Action.move(COLUMNS[src], FOUNDATIONS[card // 13], card))
+                    append(_move_action(src, 7 + card // 13, card))
         if self.waste:
             card = self.waste[-1]
-            for dst, other in enumerate(self.tableau):
-                if _column_accepts(other, card):
-                    actions.append(Action.move(Pile.WASTE, COLUMNS[dst], card))
+            for dst, other in enumerate(tableau):
+                if STEP[other[-1]][card] if other else card % 13 == _KING:
+                    append(_move_action(_WASTE_INDEX, dst, card))
             if foundations[card // 13] == card % 13:
-                actions.append(Action.move(Pile.WASTE, FOUNDATIONS[card // 13], card))
+                append(_move_action(_WASTE_INDEX, 7 + card // 13, card))
         for suit, count in enumerate(foundations):
             if count:
-                card = CARDS[suit * 13 + count - 1]
-                for dst, other in enumerate(self.tableau):
-                    if _column_accepts(other, card):
-                        actions.append(Action.take_back(FOUNDATIONS[suit], COLUMNS[dst]))
+                card = suit * 13 + count - 1
+                for dst, other in enumerate(tableau):
+                    if STEP[other[-1]][card] if other else card % 13 == _KING:
+                        append(_take_back_action(suit, dst))
         if self.stock:
-            actions.append(Action.draw())
+            append(_DRAW)
         elif self.waste:
-            actions.append(Action.recycle())
+            append(_RECYCLE)
         if self.undo_stack:
-            actions.append(Action.undo())
+            append(_UNDO)
         return actions
 
     # -- checking: each returns an operation or raises in the table's order ----
 
     def _plan(self, action: Action) -> tuple[int, int, int, int]:
-        if self.won:
+        if self.foundations == _WON:
             raise Rejection("GAME_FINISHED")
         kind = action.kind
         if kind == MOVE:
@@ -209,36 +261,44 @@ class Game:
                 raise Rejection("STOCK_EMPTY")
             return OP_DRAW, 0, 0, min(self.code.draw, len(self.stock))
         if kind == RECYCLE:
-            if self.stock:
-                raise Rejection("STOCK_NOT_EMPTY", stock=len(self.stock))
-            if not self.waste:
-                raise Rejection("NOTHING_TO_RECYCLE")
-            return OP_RECYCLE, 0, 0, len(self.waste)
+            return self._plan_recycle()
         if kind == TAKE_BACK:
             return self._plan_take_back(action.source, action.target)
         if kind == TAP:
             return self._plan_tap(action.source, action.card, action.double)
         raise AssertionError(kind)
 
+    def _plan_recycle(self) -> tuple[int, int, int, int]:
+        if self.stock:
+            raise Rejection("STOCK_NOT_EMPTY", stock=len(self.stock))
+        if not self.waste:
+            raise Rejection("NOTHING_TO_RECYCLE")
+        return OP_RECYCLE, 0, 0, len(self.waste)
+
     def _locate(self, source: Pile, card: Card | None) -> tuple[list[Card], int]:
-        """The source pile and the index of the named card (rules 2–4 and 7)."""
-        pile = self.waste if source is Pile.WASTE else self.tableau[source.column]
+        """The source pile and the index of the named card (rules 2–4)."""
+        col = source._col
+        pile = self.waste if col < 0 else self.tableau[col]
         if not pile:
             raise Rejection("SOURCE_EMPTY", pile=source.value)
         if card is None:
             return pile, len(pile) - 1
+        top = len(pile) - 1
+        if pile[top] == card:
+            return pile, top
         try:
             index = pile.index(card)
         except ValueError:
             raise Rejection("CARD_NOT_IN_PILE", card=str(card), pile=source.value) from None
-        if source is Pile.WASTE and index != len(pile) - 1:
+        if col < 0:
             raise Rejection("WASTE_TOP_ONLY", card=str(card), top=str(pile[-1]))
         return pile, index
 
     @staticmethod
     def _check_ordered(pile: list[Card], index: int, source: Pile) -> None:
+        """Rule 7: every card above ``pile[index]`` continues the sequence."""
         for i in range(index, len(pile) - 1):
-            if not is_sequence_step(pile[i], pile[i + 1]):
+            if not STEP[pile[i]][pile[i + 1]]:
                 raise Rejection(
                     "GROUP_NOT_ORDERED", card=str(pile[index]), pile=source.value,
                     below=str(pile[i]), above=str(pile[i + 1]),
@@ -248,136 +308,149 @@ class Game:
         pile, index = self._locate(source, card)
         if target is source:
             raise Rejection("SAME_PILE", pile=source.value)
-        if target is Pile.STOCK or target is Pile.WASTE:
+        if target is _STOCK or target is _WASTE:
             raise Rejection("INVALID_TARGET", pile=target.value)
-        self._check_ordered(pile, index, source)
+        top = len(pile) - 1
+        if index != top:
+            self._check_ordered(pile, index, source)
         card = pile[index]
-        count = len(pile) - index
-        from_waste = source is Pile.WASTE
-        if target.is_foundation:
-            if count > 1:
-                raise Rejection("FOUNDATION_ONE_CARD", card=str(card), count=count)
-            suit = card // 13
-            if target is not Pile.FOUNDATION and target.suit_index != suit:
-                raise Rejection("FOUNDATION_WRONG_SUIT", card=str(card), foundation=target.value)
-            self._check_foundation_accepts(card)
-            if from_waste:
-                return OP_WASTE_TO_FOUNDATION, 0, suit, 1
-            return OP_COLUMN_TO_FOUNDATION, source.column, suit, 1
-        self._check_column_accepts(card, target)
-        if from_waste:
-            return OP_WASTE_TO_COLUMN, 0, target.column, 1
-        return OP_COLUMN_TO_COLUMN, source.column, target.column, count
+        col = source._col
+        dst = target._col
+        if dst >= 0:
+            self._check_column_accepts(card, dst, target)
+            if col < 0:
+                return OP_WASTE_TO_COLUMN, 0, dst, 1
+            return OP_COLUMN_TO_COLUMN, col, dst, top + 1 - index
+        # a foundation, named or generic
+        if index != top:
+            raise Rejection("FOUNDATION_ONE_CARD", card=str(card), count=top + 1 - index)
+        suit = card // 13
+        named = target._suit
+        if named != suit and named != 4:
+            raise Rejection("FOUNDATION_WRONG_SUIT", card=str(card), foundation=target.value)
+        if self.foundations[suit] != card % 13:
+            self._reject_foundation(card)
+        if col < 0:
+            return OP_WASTE_TO_FOUNDATION, 0, suit, 1
+        return OP_COLUMN_TO_FOUNDATION, col, suit, 1
 
     def _plan_take_back(self, source: Pile, target: Pile) -> tuple[int, int, int, int]:
-        suit = source.suit_index
-        if not self.foundations[suit]:
+        suit = source._suit
+        count = self.foundations[suit]
+        if not count:
             raise Rejection("SOURCE_EMPTY", pile=source.value)
         if target is source:
             raise Rejection("SAME_PILE", pile=source.value)
-        if not target.is_column:
+        dst = target._col
+        if dst < 0:
             raise Rejection("INVALID_TARGET", pile=target.value)
-        self._check_column_accepts(self.foundation_top(suit), target)
-        return OP_FOUNDATION_TO_COLUMN, suit, target.column, 1
+        self._check_column_accepts(CARDS[suit * 13 + count - 1], dst, target)
+        return OP_FOUNDATION_TO_COLUMN, suit, dst, 1
 
     def _plan_tap(self, source: Pile, card: Card | None, double: bool) -> tuple[int, int, int, int]:
         pile, index = self._locate(source, card)
         self._check_ordered(pile, index, source)
         card = pile[index]
-        from_waste = source is Pile.WASTE
+        col = source._col
+        from_waste = col < 0
         suit = card // 13
         if index == len(pile) - 1 and self.foundations[suit] == card % 13:
             if from_waste:
                 return OP_WASTE_TO_FOUNDATION, 0, suit, 1
-            return OP_COLUMN_TO_FOUNDATION, source.column, suit, 1
+            return OP_COLUMN_TO_FOUNDATION, col, suit, 1
         if double:
-            own = -1 if from_waste else source.column
             best = -1
+            best_size = 0
             for dst, column in enumerate(self.tableau):
-                accepts = dst != own and column and is_sequence_step(column[-1], card)
-                if accepts and (best < 0 or len(column) > len(self.tableau[best])):
-                    best = dst
-            if best < 0 and card % 13 == 12 and (from_waste or index > 0):
+                # strictly more cards wins, so ties go to the leftmost column
+                if dst != col and len(column) > best_size and STEP[column[-1]][card]:
+                    best, best_size = dst, len(column)
+            if best < 0 and card % 13 == _KING and (from_waste or index > 0):
                 best = next((dst for dst, column in enumerate(self.tableau) if not column), -1)
             if best >= 0:
                 if from_waste:
                     return OP_WASTE_TO_COLUMN, 0, best, 1
-                return OP_COLUMN_TO_COLUMN, own, best, len(pile) - index
+                return OP_COLUMN_TO_COLUMN, col, best, len(pile) - index
         raise Rejection("NO_DESTINATION", card=str(card), pile=source.value)
 
-    def _check_foundation_accepts(self, card: Card) -> None:
+    def _reject_foundation(self, card: Card) -> None:
         suit = card // 13
-        count = self.foundations[suit]
-        if count != card % 13:
-            raise Rejection(
-                "FOUNDATION_SEQUENCE", card=str(card), foundation=FOUNDATIONS[suit].value,
-                expected=str(CARDS[suit * 13 + count]),
-            )
+        raise Rejection(
+            "FOUNDATION_SEQUENCE", card=str(card), foundation=FOUNDATIONS[suit].value,
+            expected=str(CARDS[suit * 13 + self.foundations[suit]]),
+        )
 
-    def _check_column_accepts(self, card: Card, target: Pile) -> None:
-        column = self.tableau[target.column]
+    def _check_column_accepts(self, card: Card, dst: int, target: Pile) -> None:
+        """Rules 11–13 for ``card`` onto column ``dst`` (named ``target``)."""
+        column = self.tableau[dst]
         if not column:
-            if card % 13 != 12:
+            if card % 13 != _KING:
                 raise Rejection("EMPTY_COLUMN_KING_ONLY", card=str(card), column=target.value)
             return
         last = column[-1]
-        if card.is_red == last.is_red:
+        if STEP[last][card]:
+            return
+        if (13 <= card < 39) == (13 <= last < 39):
             raise Rejection("TABLEAU_COLOUR", card=str(card), onto=str(last))
-        if last % 13 != card % 13 + 1:
-            raise Rejection("TABLEAU_RANK", card=str(card), onto=str(last))
+        raise Rejection("TABLEAU_RANK", card=str(card), onto=str(last))
 
     # -- applying and undoing -------------------------------------------------
 
     def _execute(self, op: int, a: int, b: int, n: int) -> tuple[tuple[Card, ...], int, int]:
         """Apply a checked operation; return the cards moved, points applied, arrived card."""
-        points = 0
-        arrived = -1
         if op == OP_COLUMN_TO_COLUMN:
             source = self.tableau[a]
+            if n == 1:
+                card = source.pop()
+                self.tableau[b].append(card)
+                return (card,), 0, -1
             cards = tuple(source[-n:])
             del source[-n:]
             self.tableau[b].extend(cards)
-        elif op == OP_WASTE_TO_COLUMN:
-            card = self.waste.pop()
-            self.tableau[b].append(card)
-            self.waste_fan = max(0, self.waste_fan - 1)
-            cards = (card,)
-            points = POINTS_WASTE_TO_COLUMN
-        elif op in (OP_COLUMN_TO_FOUNDATION, OP_WASTE_TO_FOUNDATION):
+            return cards, 0, -1
+        if op in (OP_COLUMN_TO_FOUNDATION, OP_WASTE_TO_FOUNDATION):
             if op == OP_WASTE_TO_FOUNDATION:
                 card = self.waste.pop()
-                self.waste_fan = max(0, self.waste_fan - 1)
+                if self.waste_fan:
+                    self.waste_fan -= 1
             else:
                 card = self.tableau[a].pop()
             self.foundations[b] += 1
             bit = 1 << card
-            if not self.arrived & bit:
-                self.arrived |= bit
-                arrived = card
-                points = POINTS_FOUNDATION
-            cards = (card,)
-        elif op == OP_FOUNDATION_TO_COLUMN:
+            if self.arrived & bit:
+                return (card,), 0, -1
+            self.arrived |= bit
+            self.score += POINTS_FOUNDATION
+            return (card,), POINTS_FOUNDATION, card
+        if op == OP_WASTE_TO_COLUMN:
+            card = self.waste.pop()
+            self.tableau[b].append(card)
+            if self.waste_fan:
+                self.waste_fan -= 1
+            self.score += POINTS_WASTE_TO_COLUMN
+            return (card,), POINTS_WASTE_TO_COLUMN, -1
+        if op == OP_FOUNDATION_TO_COLUMN:
             card = CARDS[a * 13 + self.foundations[a] - 1]
             self.foundations[a] -= 1
             self.tableau[b].append(card)
-            cards = (card,)
-        elif op == OP_DRAW:
+            return (card,), 0, -1
+        if op == OP_DRAW:
             stock, waste = self.stock, self.waste
             for _ in range(n):
                 waste.append(stock.pop())
-            cards = tuple(waste[-n:])
             self.waste_fan = n
-        else:  # OP_RECYCLE
-            cards = tuple(self.waste)
-            self.stock = self.waste[::-1]
-            self.waste = []
-            self.waste_fan = 0
-            points = max(POINTS_RECYCLE, -self.score)
+            return tuple(waste[-n:]), 0, -1
+        # OP_RECYCLE
+        cards = tuple(self.waste)
+        self.stock = self.waste[::-1]
+        self.waste = []
+        self.waste_fan = 0
+        points = max(POINTS_RECYCLE, -self.score)
         self.score += points
-        return cards, points, arrived
+        return cards, points, -1
 
     def _check_undo(self) -> None:
-        if self.won:
+        if self.foundations == _WON:
             raise Rejection("GAME_FINISHED")
         if not self.undo_stack:
             if self.undo_dropped:
@@ -385,51 +458,63 @@ class Game:
             raise Rejection("NOTHING_TO_UNDO")
 
     def _undo(self, action: Action) -> Outcome:
-        self._check_undo()
-        op, a, b, n, points, arrived, fan_before = self.undo_stack.pop()
-        tableau = self.tableau
-        if op == OP_COLUMN_TO_COLUMN:
+        stack = self.undo_stack
+        if not stack or self.foundations == _WON:
+            self._check_undo()
+        op, a, b, n, points, arrived, fan_before = stack.pop()
+        if op == OP_DRAW:
+            waste, stock = self.waste, self.stock
+            if n == 1:
+                card = waste.pop()
+                stock.append(card)
+                cards = (card,)
+            else:
+                cards = tuple(waste[-n:])
+                del waste[-n:]
+                stock.extend(cards[::-1])
+            undone = _DRAW
+        elif op == OP_COLUMN_TO_COLUMN:
+            tableau = self.tableau
             target = tableau[b]
-            cards = tuple(target[-n:])
-            del target[-n:]
-            tableau[a].extend(cards)
-            undone = Action.move(COLUMNS[a], COLUMNS[b], cards[0])
+            if n == 1:
+                cards = (target.pop(),)
+                tableau[a].append(cards[0])
+            else:
+                cards = tuple(target[-n:])
+                del target[-n:]
+                tableau[a].extend(cards)
+            undone = _move_action(a, b, cards[0])
         elif op == OP_WASTE_TO_COLUMN:
-            cards = (tableau[b].pop(),)
-            self.waste.append(cards[0])
-            undone = Action.move(Pile.WASTE, COLUMNS[b], cards[0])
+            card = self.tableau[b].pop()
+            self.waste.append(card)
+            cards = (card,)
+            undone = _move_action(_WASTE_INDEX, b, card)
         elif op in (OP_COLUMN_TO_FOUNDATION, OP_WASTE_TO_FOUNDATION):
             card = CARDS[b * 13 + self.foundations[b] - 1]
             self.foundations[b] -= 1
             if op == OP_WASTE_TO_FOUNDATION:
                 self.waste.append(card)
-                undone = Action.move(Pile.WASTE, FOUNDATIONS[b], card)
+                undone = _move_action(_WASTE_INDEX, 7 + b, card)
             else:
-                tableau[a].append(card)
-                undone = Action.move(COLUMNS[a], FOUNDATIONS[b], card)
+                self.tableau[a].append(card)
+                undone = _move_action(a, 7 + b, card)
             cards = (card,)
+            if arrived >= 0:
+                self.arrived &= ~(1 << arrived)
         elif op == OP_FOUNDATION_TO_COLUMN:
-            cards = (tableau[b].pop(),)
+            cards = (self.tableau[b].pop(),)
             self.foundations[a] += 1
-            undone = Action.take_back(FOUNDATIONS[a], COLUMNS[b])
-        elif op == OP_DRAW:
-            waste, stock = self.waste, self.stock
-            cards = tuple(waste[-n:])
-            for _ in range(n):
-                stock.append(waste.pop())
-            undone = Action.draw()
+            undone = _take_back_action(a, b)
         else:  # OP_RECYCLE
             self.waste = self.stock[::-1]
             self.stock = []
             cards = tuple(self.waste)
-            undone = Action.recycle()
-        if arrived >= 0:
-            self.arrived &= ~(1 << arrived)
-        self.score -= points
+            undone = _RECYCLE
+        if points:
+            self.score -= points
         self.waste_fan = fan_before
         self.undos += 1
-        source, target = _piles_of(op, a, b)
-        return Outcome(action, -points, cards, target, source, undone)
+        return Outcome(action, -points, cards, _TARGETS[op][b], _SOURCES[op][a], undone)
 
     # -- serialized forms -------------------------------------------------------
 
@@ -498,27 +583,29 @@ class Game:
         return f"<Game {self.code} score={self.score} version={self.version} {self.status}>"
 
 
-def _column_accepts(column: list[Card], card: int) -> bool:
-    if column:
-        return is_sequence_step(column[-1], card)
-    return card % 13 == 12
+_DRAW, _RECYCLE, _UNDO = Action.draw(), Action.recycle(), Action.undo()
+_WASTE_INDEX = 11  # in _PLACES: t1…t7 are 0–6, fS…fC 7–10, then the waste
+_PLACES = (*COLUMNS, *FOUNDATIONS, Pile.WASTE)
+_MOVES: dict[int, Action] = {}
+_TAKE_BACKS: dict[int, Action] = {}
 
 
-def _piles_of(op: int, a: int, b: int) -> tuple[Pile | None, Pile | None]:
-    """Source and target piles of an operation record."""
-    if op == OP_COLUMN_TO_COLUMN:
-        return COLUMNS[a], COLUMNS[b]
-    if op == OP_COLUMN_TO_FOUNDATION:
-        return COLUMNS[a], FOUNDATIONS[b]
-    if op == OP_WASTE_TO_COLUMN:
-        return Pile.WASTE, COLUMNS[b]
-    if op == OP_WASTE_TO_FOUNDATION:
-        return Pile.WASTE, FOUNDATIONS[b]
-    if op == OP_FOUNDATION_TO_COLUMN:
-        return FOUNDATIONS[a], COLUMNS[b]
-    if op == OP_DRAW:
-        return Pile.STOCK, Pile.WASTE
-    return Pile.WASTE, Pile.STOCK
+def _move_action(src: int, dst: int, card: int) -> Action:
+    """The move ``_PLACES[src]`` > ``_PLACES[dst]`` naming ``card``, built once and shared."""
+    key = (src * 16 + dst) * 64 + card
+    action = _MOVES.get(key)
+    if action is None:
+        action = _MOVES[key] = Action.move(_PLACES[src], _PLACES[dst], CARDS[card])
+    return action
+
+
+def _take_back_action(suit: int, dst: int) -> Action:
+    """The take-back from foundation ``suit`` onto column ``dst``, built once and shared."""
+    key = suit * 8 + dst
+    action = _TAKE_BACKS.get(key)
+    if action is None:
+        action = _TAKE_BACKS[key] = Action.take_back(FOUNDATIONS[suit], COLUMNS[dst])
+    return action
 
 
 def replay(code: str | GameCode, actions) -> Game:
