@@ -51,17 +51,15 @@ def chromium_path() -> str:
 
 
 @pytest.fixture
-def base_url(tmp_path):
-    """The real app on a free local port, in a thread, with its own SQLite file."""
+def base_url(tmp_path, sqlite_template):
+    """The real app on a free local port, in a thread, on its own copy of the migrated SQLite file."""
     from werkzeug.serving import make_server
 
     from service import create_app
-
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/t.db", "TESTING": True})
     from service.extensions import db
 
-    with app.app_context():
-        db.create_all()
+    shutil.copy(sqlite_template, tmp_path / "t.db")
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/t.db", "TESTING": True, "RATELIMIT_ENABLED": False})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -306,8 +304,14 @@ def test_play_page_plays_a_game_and_explains_rejections(page):
     assert page.inner_text("#code") == CODE and page.inner_text("#moves") == "4"
     assert page.inner_text("#new-game") == "Neue Partie"  # the language is remembered too
 
+    # The picture: back in English, with a rejected drop explained.
     page.select_option("#lang", "en")
-    page.wait_for_timeout(200)
+    source, onto, name = illegal_colour_move(engine)
+    english = rejection_detail(page, {"from": source, "to": onto, "card": name}, "en")
+    drag(page, card(source, name), column_target(engine, onto))
+    page.wait_for_selector("#message:not([hidden])")
+    assert english in page.inner_text("#message")
+    page.wait_for_timeout(250)  # let the toast's animation settle
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOT), full_page=True)
     assert page.errors == []

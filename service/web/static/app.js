@@ -28,7 +28,7 @@ const STRINGS = {
     stock: "Stock, {n} cards: draw", recycle: "Stock empty: recycle the waste", stockEmpty: "Stock empty",
     waste: "Waste", foundation: "Foundation, {suit}", column: "Column {n}",
     S: "spades", H: "hearts", D: "diamonds", C: "clubs",
-    hintShow: "Hint: {notation}", hintUnwinnable: "No winning line from here: undo some moves or start a new game.",
+    hintShow: "Hint: {notation}", hintDraw: "Draw from the stock", foundationAny: "Foundation", hintUnwinnable: "No winning line from here: undo some moves or start a new game.",
     hintUnknown: "The solver could not decide this position in time.",
     hintUnavailable: "Hints are not available right now.",
     lbRank: "#", lbPlayer: "Player", lbScore: "Score", lbMoves: "Moves", lbTime: "Time", lbDate: "Date",
@@ -49,7 +49,7 @@ const STRINGS = {
     stock: "Talon, {n} Karten: aufdecken", recycle: "Talon leer: Ablagestapel zurücklegen", stockEmpty: "Talon leer",
     waste: "Ablagestapel", foundation: "Zielstapel, {suit}", column: "Spalte {n}",
     S: "Pik", H: "Herz", D: "Karo", C: "Kreuz",
-    hintShow: "Tipp: {notation}",
+    hintShow: "Tipp: {notation}", hintDraw: "Vom Talon aufdecken", foundationAny: "Zielstapel",
     hintUnwinnable: "Von hier aus führt kein Weg zum Sieg: Züge rückgängig machen oder eine neue Partie beginnen.",
     hintUnknown: "Der Löser konnte diese Stellung nicht rechtzeitig entscheiden.",
     hintUnavailable: "Tipps sind gerade nicht verfügbar.",
@@ -72,7 +72,7 @@ const STRINGS = {
     stock: "Trækbunke, {n} kort: træk", recycle: "Trækbunken er tom: genbrug aflægningsbunken",
     stockEmpty: "Trækbunken er tom", waste: "Aflægningsbunke", foundation: "Grundbunke, {suit}",
     column: "Kolonne {n}", S: "spar", H: "hjerter", D: "ruder", C: "klør",
-    hintShow: "Tip: {notation}",
+    hintShow: "Tip: {notation}", hintDraw: "Træk fra trækbunken", foundationAny: "Grundbunke",
     hintUnwinnable: "Der er ingen vindende vej herfra: fortryd nogle træk eller start et nyt spil.",
     hintUnknown: "Løseren nåede ikke at afgøre denne stilling.", hintUnavailable: "Tip er ikke tilgængelige lige nu.",
     lbRank: "#", lbPlayer: "Spiller", lbScore: "Point", lbMoves: "Træk", lbTime: "Tid", lbDate: "Dato",
@@ -93,7 +93,7 @@ const STRINGS = {
     stock: "Teancul de tragere, {n} cărți: trage", recycle: "Teancul de tragere e gol: reciclează decartarea",
     stockEmpty: "Teancul de tragere e gol", waste: "Teancul de decartare", foundation: "Fundația, {suit}",
     column: "Coloana {n}", S: "pică", H: "cupă", D: "caro", C: "treflă",
-    hintShow: "Indiciu: {notation}",
+    hintShow: "Indiciu: {notation}", hintDraw: "Trage din teancul de tragere", foundationAny: "Fundație",
     hintUnwinnable: "De aici nu există nicio cale spre victorie: anulează câteva mutări sau începe o partidă nouă.",
     hintUnknown: "Rezolvitorul nu a putut decide la timp această poziție.",
     hintUnavailable: "Indiciile nu sunt disponibile acum.",
@@ -115,7 +115,7 @@ const STRINGS = {
     stock: "山札 {n} 枚：めくる", recycle: "山札が空です：捨て札を山札に戻す", stockEmpty: "山札が空です",
     waste: "捨て札", foundation: "組札（{suit}）", column: "{n} 列目",
     S: "スペード", H: "ハート", D: "ダイヤ", C: "クラブ",
-    hintShow: "ヒント：{notation}",
+    hintShow: "ヒント：{notation}", hintDraw: "山札をめくる", foundationAny: "組札",
     hintUnwinnable: "ここからクリアする手順はありません。手を元に戻すか、新しいゲームを始めてください。",
     hintUnknown: "ソルバーは時間内にこの局面を判定できませんでした。", hintUnavailable: "現在ヒントは利用できません。",
     lbRank: "順位", lbPlayer: "プレイヤー", lbScore: "得点", lbMoves: "手数", lbTime: "時間", lbDate: "日付",
@@ -166,6 +166,7 @@ const ui = {
   pendingTap: null,  // {pile, card, timer} while waiting for a possible second tap
   drag: null,
   celebrated: null,  // id of the game whose win was celebrated on this page
+  hint: null,        // {action, version}: the hinted action, highlighted until the game moves on
   offsets: {},
 };
 
@@ -473,7 +474,10 @@ function render() {
   $("#score").textContent = String(game.score);
   $("#moves").textContent = String(game.moves);
   $("#code").textContent = game.code;
+  if (!$("#code-input").value) $("#draw-mode").value = String(game.draw);
   $("#game-id").textContent = game.id;
+  if (ui.hint && ui.hint.version === game.version && ui.hint.gameId === game.id) highlight(ui.hint.action);
+  else ui.hint = null;
   $("#undo").disabled = !game.can_undo;
   $("#hint").disabled = game.status === "won";
   tick();
@@ -688,8 +692,10 @@ async function showHint() {
   try {
     const hint = await api("GET", `/games/${encodeURIComponent(game.id)}/hint`);
     if (hint.action) {
+      ui.hint = { action: hint.action, version: game.version, gameId: game.id };
       highlight(hint.action);
-      showMessage(t("hintShow", { notation: hint.notation || describe(hint.action) }), "info");
+      const text = describe(hint.action);
+      showMessage(t("hintShow", { notation: hint.notation ? `${text} (${hint.notation})` : text }), "info");
     } else if (hint.verdict === "unwinnable") {
       showMessage(t("hintUnwinnable"), "info");
     } else {
@@ -704,9 +710,32 @@ async function showHint() {
   }
 }
 
+function pileName(pile) {
+  if (!pile) return "";
+  if (/^t[1-7]$/.test(pile)) return t("column", { n: pile.slice(1) });
+  if (/^f[SHDC]$/.test(pile)) return t("foundation", { suit: t(pile.slice(1)) });
+  if (pile === "foundation") return t("foundationAny");
+  return pile === "waste" ? t("waste") : pile;
+}
+
+function cardName(name) {
+  return name ? `${rankLabel(name.slice(0, -1))}${SYMBOL[name.slice(-1)]}` : "";
+}
+
+// A hinted action in words: "6♠ → Column 1".
 function describe(action) {
-  const parts = [action.action, action.from, action.to, action.card].filter(Boolean);
-  return parts.join(" ");
+  if (action.action === "draw") return t("hintDraw");
+  if (action.action === "recycle") return t("recycle");
+  let what = cardName(action.card);
+  if (!what && action.from && /^f[SHDC]$/.test(action.from) && ui.game) {
+    const suit = action.from.slice(1);
+    what = cardName(`${RANKS[ui.game.foundations[suit] - 1]}${suit}`);
+  }
+  if (!what && action.from && ui.game) {
+    const pile = action.from === "waste" ? ui.game.waste : ui.game.tableau[Number(action.from.slice(1)) - 1] || [];
+    what = cardName(pile[pile.length - 1]);
+  }
+  return `${what} → ${pileName(action.to)}`.trim();
 }
 
 function highlight(action) {
