@@ -371,9 +371,10 @@ function layout() {
   const gap = width < 520 ? 4 : width < 800 ? 8 : 12;
   const cw = Math.max(36, Math.min(104, Math.floor((width - 6 * gap) / 7)));
   const ch = Math.round(cw * 1.42);
-  board.style.setProperty("--gap", `${gap}px`);
-  board.style.setProperty("--cw", `${cw}px`);
-  board.style.setProperty("--ch", `${ch}px`);
+  const root = document.documentElement.style; // on the root, so the drag layer sees them too
+  root.setProperty("--gap", `${gap}px`);
+  root.setProperty("--cw", `${cw}px`);
+  root.setProperty("--ch", `${ch}px`);
   ui.cw = cw;
   ui.ch = ch;
 }
