@@ -101,12 +101,16 @@ class Action:
             return cls(text)
         if text.startswith(("tap:", "dtap:")):
             prefix, _, rest = text.partition(":")
-            source, _, card = rest.partition(":")
+            source, colon, card = rest.partition(":")
+            if colon and not card:
+                raise NotationError(f"an empty card after ':': {text!r}")
             return cls.tap(source, card or None, double=prefix == "dtap")
         source, arrow, rest = text.partition(">")
         if not arrow:
             raise NotationError(f"not an action: {text!r}")
-        target, _, card = rest.partition(":")
+        target, colon, card = rest.partition(":")
+        if colon and not card:
+            raise NotationError(f"an empty card after ':': {text!r}")
         if source.startswith("f"):
             if card:
                 raise NotationError(f"a take-back names no card: {text!r}")
