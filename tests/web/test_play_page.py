@@ -290,9 +290,8 @@ def test_play_page_plays_a_game_and_explains_rejections(page):
     assert page.get_attribute("#message", "data-kind") == "info"
     page.click("#leaderboard")
     page.wait_for_selector("#leaderboard-dialog[open]")
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('.lb-list')].every((el) => el.textContent && !el.textContent.includes('…'))"
-    )
+    loaded = "(el) => el.textContent && !el.textContent.includes('…')"
+    page.wait_for_function(f"() => [...document.querySelectorAll('.lb-list')].every({loaded})")
     page.keyboard.press("Escape")
     page.wait_for_selector("#leaderboard-dialog:not([open])", state="attached")
 

@@ -367,7 +367,8 @@ function cardElement(name, { playable = false } = {}) {
 
 function layout() {
   const board = $("#board");
-  const width = board.clientWidth;
+  const style = getComputedStyle(board);
+  const width = board.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
   const gap = width < 520 ? 4 : width < 800 ? 8 : 12;
   const cw = Math.max(36, Math.min(104, Math.floor((width - 6 * gap) / 7)));
   const ch = Math.round(cw * 1.42);
