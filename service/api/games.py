@@ -10,7 +10,7 @@ from ..engine import Action, GameCode
 from ..engine import Game as EngineGame
 from ..extensions import db
 from ..store import Action as ActionRow
-from ..store import Game
+from ..store import Game, write_transaction
 from .auth import hash_token, new_id, new_token, optional_player
 from .present import decode_cursor, encode_cursor, etag, game_json, iso, json_response
 from .problems import ApiProblem, Blueprint
@@ -56,21 +56,20 @@ class Games(MethodView):
         anonymous and the answer carries the game's own `token`, shown once.
         """
         player = optional_player()
-        code = _choose_code(args)
-        game = EngineGame(code)
         token = None if player else new_token()
-        row = Game(
-            id=new_id(), code=str(code), deal=code.deal, draw=code.draw,
-            player_id=player.id if player else None,
-            token_hash=player.token_hash if player else hash_token(token),
-            state=game.to_state(), winnable=True if args.get("winnable") else None,
-        )
-        db.session.add(row)
-        db.session.flush()
-        body = game_json(row, game)
+        player_id, token_hash = (player.id, player.token_hash) if player else (None, hash_token(token))
+        code = _choose_code(args)  # may search for a winnable deal: before taking the write lock
+        game = EngineGame(code)
+        with write_transaction() as session:
+            row = Game(
+                id=new_id(), code=str(code), deal=code.deal, draw=code.draw, player_id=player_id,
+                token_hash=token_hash, state=game.to_state(), winnable=True if args.get("winnable") else None,
+            )
+            session.add(row)
+            session.flush()
+            body = game_json(row, game)
         if token:
             body["token"] = token
-        db.session.commit()
         return json_response(body, 201, version=0, headers={"Location": f"/v1/games/{body['id']}"})
 
 
