@@ -303,6 +303,25 @@ def test_play_page_plays_a_game_and_explains_rejections(page):
     assert page.inner_text("#code") == CODE and page.inner_text("#moves") == "4"
     assert page.inner_text("#new-game") == "Neue Partie"  # the language is remembered too
 
+    # 8. Draw until the waste's top card fits a column, then drag it there (+5).
+    version = 5
+    for _ in range(10):
+        waste_moves = [a for a in engine.legal_actions() if a.kind == "move" and a.source.value == "waste"
+                       and a.target.value.startswith("t")]
+        if waste_moves:
+            break
+        page.click('[data-pile="stock"]')
+        engine.apply(Action.draw() if engine.stock else Action.recycle())
+        version += 1
+        wait_version(page, version)
+    move = waste_moves[0]
+    score = engine.score
+    drag(page, card("waste", str(move.card)), column_target(engine, move.target.value))
+    engine.apply(move)
+    wait_version(page, version + 1)
+    game = assert_page_shows(page, engine)
+    assert game["score"] == score + 5
+
     # The picture: back in English, with a rejected drop explained.
     page.select_option("#lang", "en")
     source, onto, name = illegal_colour_move(engine)

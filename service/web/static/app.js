@@ -494,7 +494,11 @@ function tick() {
     return;
   }
   let end = Date.now();
-  if (game.status === "won") end = parseTime(game.finished_at) ?? ui.wonAt ?? (ui.wonAt = Date.now());
+  if (game.status === "won") {
+    end = parseTime(game.finished_at)
+      ?? (Number.isFinite(game.seconds) ? start + game.seconds * 1000 : null)
+      ?? ui.wonAt ?? (ui.wonAt = Date.now());
+  }
   $("#timer").textContent = formatSeconds((end - start) / 1000);
 }
 
