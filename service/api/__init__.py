@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import request
 
-from . import games, meta, players, solving  # noqa: F401  (solving adds /hint to games)
+from . import games, leaderboards, meta, players, solving  # noqa: F401  (solving adds /hint to games)
 from .problems import ApiProblem, ProblemApi, register_error_handlers
 
 API_DESCRIPTION = """\
@@ -36,7 +36,7 @@ def init_api(app) -> ProblemApi:
         "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
     })
     app.extensions["problem_api"] = api
-    for module in (games, players, meta):
+    for module in (games, players, leaderboards, meta):
         api.register_blueprint(module.blp)
     app.register_blueprint(meta.probes)
     app.before_request(require_json_body)

@@ -1,15 +1,19 @@
-"""Players: an identity whose token owns games and whose wins go on the leaderboards."""
+"""Players: an identity whose token owns games and whose wins go on the leaderboards; their statistics."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from flask.views import MethodView
+from marshmallow import Schema, fields, validate
+from sqlalchemy import and_, or_, select
 
 from ..extensions import db
-from ..store import Player
+from ..store import Game, Player
 from .auth import hash_token, new_id, new_token
-from .present import iso, json_response
+from .present import decode_cursor, encode_cursor, iso, json_response, seconds
 from .problems import ApiProblem, Blueprint
-from .schemas import NewPlayerSchema, PlayerAnswerSchema
+from .schemas import NewPlayerSchema, PlayerAnswerSchema, StrictSchema
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players and their tokens.")
 
@@ -38,3 +42,161 @@ class Players(MethodView):
         body = {"id": player.id, "name": player.name, "token": token, "created_at": iso(player.created_at)}
         db.session.commit()
         return json_response(body, 201, headers={"Location": f"/v1/players/{body['id']}"})
+
+
+# -- statistics and the list of a player's games -------------------------------------
+
+
+class StatsSchema(Schema):
+    started = fields.Integer(metadata={"description": "Games dealt to the player."})
+    won = fields.Integer()
+    win_rate = fields.Float(metadata={"description": "won / started, 0 when none started."})
+    best_score = fields.Integer(allow_none=True, metadata={"description": "Highest score of a won game."})
+    fewest_moves = fields.Integer(allow_none=True, metadata={"description": "Fewest moves of a won game."})
+    fastest_win = fields.Float(allow_none=True, metadata={"description": "Seconds of the quickest win."})
+    current_streak = fields.Integer(metadata={"description": "Wins in a row up to the latest game."})
+    best_streak = fields.Integer(metadata={"description": "Longest run of wins in a row."})
+
+
+class PlayerStatsSchema(Schema):
+    all = fields.Nested(StatsSchema)
+    draw1 = fields.Nested(StatsSchema)
+    draw3 = fields.Nested(StatsSchema)
+
+
+class PlayerSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+    created_at = fields.DateTime()
+    stats = fields.Nested(PlayerStatsSchema)
+
+
+class PlayerGamesQuerySchema(StrictSchema):
+    status = fields.String(validate=validate.OneOf(["playing", "won"]))
+    limit = fields.Integer(strict=False, load_default=50, validate=validate.Range(min=1, max=200))
+    cursor = fields.String(validate=validate.Length(max=200))
+
+
+class GameSummarySchema(Schema):
+    id = fields.String()
+    code = fields.String()
+    draw = fields.Integer(metadata={"enum": [1, 3]})
+    status = fields.String(metadata={"enum": ["playing", "won"]})
+    score = fields.Integer()
+    moves = fields.Integer()
+    created_at = fields.DateTime()
+    finished_at = fields.DateTime(allow_none=True)
+    seconds = fields.Float(allow_none=True)
+
+
+class PlayerGamesPageSchema(Schema):
+    items = fields.List(fields.Nested(GameSummarySchema))
+    next = fields.String(allow_none=True)
+
+
+def streaks(statuses: list[str]) -> tuple[int, int]:
+    """``(current, best)`` winning streaks over statuses in creation order.
+
+    A won game extends the streak; any other game breaks it, except the games
+    still being played at the end of the list (the most recent ones, not yet
+    decided: they count neither way until they are won). So a game left unfinished
+    while the player deals newer ones breaks the streak, and becomes part of one if
+    it is won later. ``current`` is the run of wins that ends the decided part.
+
+    >>> streaks(["won", "won", "playing", "won", "won", "won", "playing"])
+    (3, 3)
+    """
+    end = len(statuses)
+    while end and statuses[end - 1] == "playing":
+        end -= 1
+    best = run = 0
+    for status in statuses[:end]:
+        run = run + 1 if status == "won" else 0
+        best = max(best, run)
+    return run, best
+
+
+def _stats(games: list) -> dict:
+    won = [game for game in games if game.status == "won"]
+    current, best = streaks([game.status for game in games])
+    return {
+        "started": len(games),
+        "won": len(won),
+        "win_rate": round(len(won) / len(games), 4) if games else 0,
+        "best_score": max((game.score for game in won), default=None),
+        "fewest_moves": min((game.moves for game in won), default=None),
+        "fastest_win": seconds(min((game.duration_ms for game in won if game.duration_ms is not None),
+                                   default=None)),
+        "current_streak": current,
+        "best_streak": best,
+    }
+
+
+def player_stats(player_id: str) -> dict:
+    """Statistics over all the player's games, and per draw mode: one query, one pass."""
+    games = db.session.execute(
+        select(Game.draw, Game.status, Game.score, Game.moves, Game.duration_ms)
+        .where(Game.player_id == player_id).order_by(Game.created_at, Game.id)
+    ).all()
+    return {"all": _stats(games), **{f"draw{draw}": _stats([g for g in games if g.draw == draw])
+                                     for draw in (1, 3)}}
+
+
+@blp.route("/<player_id>")
+@blp.response(200, PlayerSchema)
+@blp.problem(404, "PLAYER_NOT_FOUND")
+def player(player_id):
+    """Read a player and their statistics
+
+    Public. `stats` has the same figures over all games (`all`) and per draw mode
+    (`draw1`, `draw3`): games started and won, win rate, best score, fewest moves
+    and fastest win (of won games), and winning streaks. Streaks run over the
+    player's games in the order they were dealt: a win extends the streak, any
+    other game breaks it — except the most recent games that are still being
+    played, which are not decided yet and count neither way. `current_streak` is
+    the run of wins ending at the latest decided game; `best_streak` the longest.
+    """
+    row = get_player(player_id)
+    return json_response({"id": row.id, "name": row.name, "created_at": iso(row.created_at),
+                          "stats": player_stats(row.id)})
+
+
+@blp.route("/<player_id>/games")
+@blp.arguments(PlayerGamesQuerySchema, location="query")
+@blp.response(200, PlayerGamesPageSchema)
+@blp.problem(400, "INVALID_REQUEST: a malformed status, limit or cursor (see `errors`).")
+@blp.problem(404, "PLAYER_NOT_FOUND")
+def player_games(query, player_id):
+    """List a player's games, newest first
+
+    Public; `status` keeps only games being played or only won games. Paginated by
+    cursor: games dealt between two pages never make an entry repeat or vanish.
+    """
+    get_player(player_id)
+    limit = query["limit"]
+    statement = (select(Game.id, Game.code, Game.draw, Game.status, Game.score, Game.moves, Game.created_at,
+                        Game.finished_at, Game.duration_ms)
+                 .where(Game.player_id == player_id)
+                 .order_by(Game.created_at.desc(), Game.id.desc()).limit(limit + 1))
+    if "status" in query:
+        statement = statement.where(Game.status == query["status"])
+    position = decode_cursor(query.get("cursor"), "created", "game")
+    if position is not None:
+        try:
+            created = datetime.fromisoformat(position["created"])
+            if created.tzinfo is None or not isinstance(position["game"], str):
+                raise ValueError
+        except (TypeError, ValueError):
+            raise ApiProblem("INVALID_REQUEST", errors={"cursor": ["Not a cursor this API gave out."]}) from None
+        statement = statement.where(or_(Game.created_at < created,
+                                        and_(Game.created_at == created, Game.id < position["game"])))
+    rows = db.session.execute(statement).all()
+    items = [{"id": r.id, "code": r.code, "draw": r.draw, "status": r.status, "score": r.score,
+              "moves": r.moves, "created_at": iso(r.created_at), "finished_at": iso(r.finished_at),
+              "seconds": seconds(r.duration_ms)} for r in rows[:limit]]
+    next_cursor = None
+    if len(rows) > limit:
+        last = rows[limit - 1]
+        created = last.created_at if last.created_at.tzinfo else last.created_at.replace(tzinfo=UTC)
+        next_cursor = encode_cursor({"created": created.astimezone(UTC).isoformat(), "game": last.id})
+    return json_response({"items": items, "next": next_cursor})

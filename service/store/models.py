@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, SmallInteger, String
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, SmallInteger, String, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -24,6 +24,17 @@ class Player(db.Model):
     name: Mapped[str] = mapped_column(String(40))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+#: The condition of the partial leaderboard indexes; queries must repeat it literally.
+WON = text("status = 'won'")
+#: Partial indexes on won games, each the ranking order after an equality prefix.
+LEADERBOARD_INDEXES = {
+    "ix_games_won_rank": (),
+    "ix_games_won_draw": ("draw",),
+    "ix_games_won_code": ("code",),
+    "ix_games_won_player": ("player_id",),
+}
 
 
 class Game(db.Model):
@@ -54,6 +65,12 @@ class Game(db.Model):
     __table_args__ = (
         Index("ix_games_player_created", "player_id", "created_at"),
     )
+
+
+# The leaderboards: won games only, in ranking order (migration 0002).
+for _name, _prefix in LEADERBOARD_INDEXES.items():
+    Index(_name, *(getattr(Game, column) for column in _prefix), Game.score.desc(), Game.moves,
+          Game.duration_ms, Game.finished_at, Game.id, postgresql_where=WON, sqlite_where=WON)
 
 
 class Action(db.Model):
