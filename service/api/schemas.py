@@ -20,6 +20,12 @@ class StrictBoolean(fields.Boolean):
     truthy = {True}
     falsy = {False}
 
+    def _deserialize(self, value, attr, data, **kwargs):
+        # 1 == True and hashes alike, so the sets above alone still let 1, 0 and 1.0 in.
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
 
 class CardField(fields.String):
     """A card name in any case, ``10`` or ``T``; the engine parses it."""
