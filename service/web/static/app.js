@@ -426,7 +426,7 @@ function render() {
   stock.classList.toggle("empty", game.stock === 0);
   stock.classList.toggle("can-recycle", game.stock === 0 && game.waste.length > 0);
   if (game.stock > 0) {
-    const back = document.createElement("div");
+    const back = document.createElement("span"); // phrasing content: the stock is a <button>
     back.className = "card back";
     if (game.stock > 1) back.classList.add("thick");
     stock.append(back);
