@@ -188,6 +188,8 @@ def history(query, game_id):
     """
     row = get_game(game_id)
     after = (decode_cursor(query.get("cursor"), "seq") or {"seq": 0})["seq"]
+    if type(after) is not int:  # a hand-made {"seq": "x"} would reach the query (500 on PostgreSQL)
+        raise ApiProblem("INVALID_REQUEST", errors={"cursor": ["Not a cursor this API gave out."]})
     limit = query["limit"]
     rows = db.session.execute(
         select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.seq > after)

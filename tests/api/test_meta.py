@@ -1,0 +1,62 @@
+"""Rules catalog, probes, players."""
+
+from __future__ import annotations
+
+from service import i18n
+from service.codes import PARAMS, STATUS
+from tests.api.helpers import problem
+
+
+def test_rules_lists_every_code_in_five_languages(client):
+    response = client.get("/v1/rules")
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["languages"] == list(i18n.LANGUAGES)
+    assert [rule["code"] for rule in body["rules"]] == list(PARAMS)
+    for rule in body["rules"]:
+        assert rule["status"] == STATUS[rule["code"]]
+        assert rule["params"] == list(PARAMS[rule["code"]])
+        assert set(rule["messages"]) == set(i18n.LANGUAGES)
+
+
+def test_rules_in_one_language_and_one_code(client):
+    body = client.get("/v1/rules", query_string={"lang": "de"}).get_json()
+    assert body["lang"] == "de" and body["languages"] == ["de"]
+    assert all(rule["message"] == i18n.catalog("de")[rule["code"]] for rule in body["rules"])
+    one = client.get("/v1/rules/TABLEAU_COLOUR", query_string={"lang": "ja"})
+    assert one.status_code == 200
+    assert one.get_json() == {"code": "TABLEAU_COLOUR", "status": 422, "params": ["card", "onto"],
+                              "message": i18n.catalog("ja")["TABLEAU_COLOUR"]}
+    assert set(client.get("/v1/rules/GAME_FINISHED").get_json()["messages"]) == set(i18n.LANGUAGES)
+    problem(client.get("/v1/rules/NO_SUCH_CODE"), 404, "NOT_FOUND")
+    problem(client.get("/v1/rules", query_string={"lang": "fr"}), 400, "INVALID_REQUEST")
+    problem(client.get("/v1/rules/GAME_FINISHED", query_string={"lang": "xx"}), 400, "INVALID_REQUEST")
+
+
+def test_probes(client):
+    health = client.get("/healthz")
+    assert health.status_code == 200 and health.get_json() == {"status": "ok"}
+    ready = client.get("/readyz")
+    assert ready.status_code == 200 and ready.get_json() == {"status": "ok", "database": "ok"}
+
+
+def test_readyz_is_503_when_the_database_is_unreachable(tmp_path):
+    from service import create_app
+
+    missing = tmp_path / "no-such-dir" / "x.db"
+    app = create_app({"DATABASE_URL": f"sqlite:///{missing}", "TESTING": True, "RATELIMIT_ENABLED": False})
+    response = app.test_client().get("/readyz")
+    problem(response, 503, "SERVICE_UNAVAILABLE")
+    assert response.headers["Retry-After"]
+    assert app.test_client().get("/healthz").status_code == 200
+
+
+def test_players_answer_201_with_location_and_a_token_once(client):
+    response = client.post("/v1/players", json={"name": "  Grace  "})
+    assert response.status_code == 201
+    player = response.get_json()
+    assert player["name"] == "Grace"
+    assert response.headers["Location"] == f"/v1/players/{player['id']}"
+    assert len(player["token"]) >= 32 and player["created_at"].endswith("Z")
+    other = client.post("/v1/players", json={"name": "Grace"}).get_json()
+    assert other["id"] != player["id"] and other["token"] != player["token"]
