@@ -1,0 +1,107 @@
+"""Eight clients acting on one game at once, through a real threaded server.
+
+Without If-Match the actions must be applied one after the other: every accepted
+action gets its own version, the history has no gap, and it replays to the state.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import requests
+from werkzeug.serving import make_server
+
+from service.cli import verify_game
+from service.extensions import db
+from service.store import Action as ActionRow
+from service.store import Game as GameRow
+
+THREADS = 8
+ROUNDS = 12
+
+
+@pytest.fixture
+def server(app):
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}"
+    finally:
+        httpd.shutdown()
+        thread.join(10)
+        httpd.server_close()
+
+
+def new_game(base: str) -> tuple[str, dict]:
+    response = requests.post(f"{base}/v1/games", json={"code": "TF1-D3N-AAAAAAG"}, timeout=30)
+    assert response.status_code == 201, response.text
+    game = response.json()
+    return game["id"], {"Authorization": f"Bearer {game['token']}"}
+
+
+def test_concurrent_actions_are_serialized(app, server):
+    game_id, auth = new_game(server)
+    barrier = threading.Barrier(THREADS)
+
+    def worker(number: int) -> list[tuple[int, dict]]:
+        answers = []
+        with requests.Session() as session:
+            session.headers.update(auth)
+            barrier.wait(30)
+            for round_ in range(ROUNDS):
+                # draw, recycle or undo: always legal or cleanly rejected
+                action = ("draw", "draw", "recycle", "undo")[(number + round_) % 4]
+                response = session.post(f"{server}/v1/games/{game_id}/{action}", timeout=60)
+                answers.append((response.status_code, response.json()))
+        return answers
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        results = [answer for answers in pool.map(worker, range(THREADS)) for answer in answers]
+
+    assert len(results) == THREADS * ROUNDS
+    statuses = {status for status, _ in results}
+    assert statuses <= {200, 422}, [body for status, body in results if status not in (200, 422)]
+    accepted = [body for status, body in results if status == 200]
+    rejected = [body["code"] for status, body in results if status == 422]
+    assert set(rejected) <= {"STOCK_EMPTY", "STOCK_NOT_EMPTY", "NOTHING_TO_UNDO", "NOTHING_TO_RECYCLE"}
+    versions = [body["version"] for body in accepted]
+    assert len(set(versions)) == len(versions), "two answers with one version"
+    assert sorted(versions) == list(range(1, len(accepted) + 1))
+    final = requests.get(f"{server}/v1/games/{game_id}", timeout=30).json()
+    assert final["version"] == len(accepted)
+    with app.app_context():
+        seqs = db.session.execute(
+            db.select(ActionRow.seq).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)
+        ).scalars().all()
+        assert seqs == list(range(1, len(accepted) + 1))
+        assert verify_game(db.session.get(GameRow, game_id)) == []
+        db.session.remove()
+
+
+def test_if_match_from_eight_threads_lets_exactly_one_through(app, server):
+    game_id, auth = new_game(server)
+    requests.post(f"{server}/v1/games/{game_id}/draw", headers=auth, timeout=30).raise_for_status()
+    barrier = threading.Barrier(THREADS)
+
+    def worker(_):
+        with requests.Session() as session:
+            barrier.wait(30)
+            response = session.post(f"{server}/v1/games/{game_id}/draw",
+                                    headers={**auth, "If-Match": '"1"'}, timeout=60)
+            return response.status_code, response.json()
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        results = list(pool.map(worker, range(THREADS)))
+    statuses = sorted(status for status, _ in results)
+    assert statuses == [200] + [412] * (THREADS - 1), results
+    for status, body in results:
+        if status == 412:
+            assert body["code"] == "VERSION_MISMATCH" and body["params"]["current"] == 2
+    final = requests.get(f"{server}/v1/games/{game_id}", timeout=30).json()
+    assert final["version"] == 2
+    with app.app_context():
+        assert verify_game(db.session.get(GameRow, game_id)) == []
+        db.session.remove()
