@@ -194,9 +194,6 @@ def illegal_colour_move(engine: Game) -> tuple[str, str, str]:
 # ---- the test ---------------------------------------------------------------------------
 
 
-# migrations/env.py (Flask-Migrate's template) calls db.get_engine(), deprecated in
-# Flask-SQLAlchemy 3.1; the migrated template database is built in this test's setup.
-@pytest.mark.filterwarnings("ignore:'get_engine' is deprecated:DeprecationWarning")
 def test_play_page_plays_a_game_and_explains_rejections(page):
     engine = Game.from_code(CODE)
     page.goto(page.base + "/")
