@@ -52,6 +52,9 @@ def create_app(overrides: dict | None = None) -> Flask:
     from .web import web_bp
 
     app.register_blueprint(web_bp)
+    from .docs_pages import docs_bp
+
+    app.register_blueprint(docs_bp)
     from .cli import register_commands
 
     register_commands(app)
