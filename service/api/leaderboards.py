@@ -8,8 +8,9 @@ nor repeats an entry while new wins arrive between pages.
 
 ``rank`` is standard competition ranking ("1224") over ``(score, moves,
 duration_ms)``: one plus the number of entries, under the same filters, that are
-strictly better. The first page needs no count; a later page costs one COUNT over
-the partial index that also serves the page (see migration 0002).
+strictly better. The first page needs no count; on a later page two COUNTs over
+the partial index that serves the page (see migration 0002) ride along in the
+page's own statement.
 
 Every query repeats ``games.status = 'won'`` as a literal, not a bound
 parameter, so that SQLite and PostgreSQL's generic plans can prove the partial
@@ -23,7 +24,7 @@ from datetime import UTC, date, datetime, time
 from functools import lru_cache
 
 from marshmallow import ValidationError, fields, validate
-from sqlalchemy import and_, case, func, literal_column, or_, select
+from sqlalchemy import and_, func, literal_column, or_, select
 
 from ..engine import Game as EngineGame
 from ..engine import GameCode
@@ -150,13 +151,13 @@ def _better(score: int, moves: int, ms: int):
     ))
 
 
-def _before(p: dict):
-    """Entries ahead of the position ``p`` in the full order (``p`` itself excluded)."""
+def _at_or_before(p: dict):
+    """Entries at the position ``p`` or ahead of it in the full order."""
     return and_(Game.score >= p["score"], or_(
         _better(p["score"], p["moves"], p["ms"]),
         and_(Game.score == p["score"], Game.moves == p["moves"], Game.duration_ms == p["ms"],
              or_(Game.finished_at < p["finished"],
-                 and_(Game.finished_at == p["finished"], Game.id < p["game"]))),
+                 and_(Game.finished_at == p["finished"], Game.id <= p["game"]))),
     ))
 
 
@@ -178,19 +179,23 @@ def _after(p: dict):
 
 
 def page_statement(terms: list, after: dict | None, limit: int):
-    """One page of entries (``limit + 1`` rows, to know whether another page follows)."""
+    """One page of entries (``limit + 1`` rows, to know whether another page follows).
+
+    After a cursor, each row also carries ``ahead`` (entries at or before the cursor)
+    and ``better`` (entries strictly better than the cursor's score, moves and
+    time): uncorrelated subqueries, evaluated once, in the same statement and so
+    the same snapshot as the page. They rank the page's first entry.
+    """
     query = (select(*ENTRY_COLUMNS).outerjoin(Player, Player.id == Game.player_id)
              .where(*terms).order_by(*ORDER).limit(limit + 1))
     if after is not None:
-        query = query.where(_after(after))
+        counted = select(func.count()).select_from(Game)
+        query = query.add_columns(
+            counted.where(*terms, _at_or_before(after)).scalar_subquery().label("ahead"),
+            counted.where(*terms, _better(after["score"], after["moves"], after["ms"])).scalar_subquery()
+            .label("better"),
+        ).where(_after(after))
     return query
-
-
-def count_statement(terms: list, first: dict):
-    """(entries ahead of ``first``, of which strictly better): its rank and its place."""
-    better = _better(first["score"], first["moves"], first["ms"])
-    return (select(func.count(), func.coalesce(func.sum(case((better, 1), else_=0)), 0))
-            .select_from(Game).where(*terms, _before(first)))
 
 
 def _position(row) -> dict:
@@ -219,39 +224,55 @@ def _decode(cursor: str | None) -> dict | None:
     return position
 
 
+def _read():
+    """The session's connection for a one-statement read.
+
+    On PostgreSQL in autocommit: no BEGIN and ROLLBACK round trips around the
+    one SELECT, which is its own snapshot anyway. SQLite keeps the app's own
+    transaction handling (``store.db``).
+    """
+    session = db.session
+    if session.get_bind().dialect.name == "postgresql":
+        return session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+    return session.connection()
+
+
 def leaderboard_page(terms: list, cursor: str | None, limit: int) -> dict:
     """The answer of a leaderboard endpoint: ``{"items": [...], "next": cursor|null}``."""
     after = _decode(cursor)
-    session = db.session
-    rows = session.execute(page_statement(terms, after, limit)).all()
+    rows = _read().execute(page_statement(terms, after, limit)).all()
     more = len(rows) > limit
     rows = rows[:limit]
     items = []
-    if rows:
-        if after is None:
-            ahead = better = 0  # the first page starts at the top
-        else:
-            ahead, better = session.execute(count_statement(terms, _position(rows[0]))).one()
-        rank, previous = better + 1, None
-        for index, row in enumerate(rows):
-            key = (row.score, row.moves, row.duration_ms)
-            if index and key != previous:
-                rank = ahead + index + 1
-            previous = key
-            items.append({
-                "rank": rank, "game": row.id, "code": row.code, "draw": row.draw,
-                "player": row.player_id, "player_name": row.name, "score": row.score,
-                "moves": row.moves, "seconds": row.duration_ms / 1000, "finished_at": iso(row.finished_at),
-            })
+    ahead = 0  # entries before the page
+    previous = None
+    if rows and after is not None:
+        ahead = rows[0].ahead
+        previous = (after["score"], after["moves"], after["ms"])
+        rank = rows[0].better + 1  # if the first entry ties with the cursor's
+    for index, row in enumerate(rows):
+        key = (row.score, row.moves, row.duration_ms)
+        if key != previous:
+            rank = ahead + index + 1
+        previous = key
+        items.append({
+            "rank": rank, "game": row.id, "code": row.code, "draw": row.draw,
+            "player": row.player_id, "player_name": row.name, "score": row.score,
+            "moves": row.moves, "seconds": row.duration_ms / 1000, "finished_at": iso(row.finished_at),
+        })
     next_cursor = _encode(_position(rows[-1])) if more else None
     return {"items": items, "next": next_cursor}
 
 
-def _filters(query: dict, **fixed) -> list:
+def _board(query: dict, **fixed):
+    """The answer of a leaderboard endpoint for its query string and fixed filters."""
     player = query.get("player")
-    if player is not None and db.session.get(Player, player) is None:
+    terms = board_filters(player=player, since=query.get("since"), until=query.get("until"), **fixed)
+    page = leaderboard_page(terms, query.get("cursor"), query["limit"])
+    # Entries prove the player exists; only an empty page costs the extra look-up.
+    if player is not None and not page["items"] and db.session.get(Player, player) is None:
         raise ApiProblem("PLAYER_NOT_FOUND", player=player)
-    return board_filters(player=player, since=query.get("since"), until=query.get("until"), **fixed)
+    return json_response(page)
 
 
 
@@ -273,8 +294,7 @@ def leaderboard(query):
     never make an entry repeat or vanish (they appear in their place, and the ranks
     after them move down).
     """
-    terms = _filters(query, draw=query.get("draw"))
-    return json_response(leaderboard_page(terms, query.get("cursor"), query["limit"]))
+    return _board(query, draw=query.get("draw"))
 
 
 
@@ -299,9 +319,7 @@ def deal_leaderboard(query, code):
     never make an entry repeat or vanish (they appear in their place, and the ranks
     after them move down).
     """
-    normalized = str(GameCode.parse(code))
-    terms = _filters(query, code=normalized)
-    return json_response(leaderboard_page(terms, query.get("cursor"), query["limit"]))
+    return _board(query, code=str(GameCode.parse(code)))
 
 
 
