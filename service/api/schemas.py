@@ -155,6 +155,7 @@ class HistoryItemSchema(ActionDetailSchema):
 
 
 class HistoryPageSchema(Schema):
+    game = fields.String(metadata={"description": "The game's id."})
     code = fields.String()
     items = fields.List(fields.Nested(HistoryItemSchema))
     next = fields.String(allow_none=True)
