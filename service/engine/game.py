@@ -305,19 +305,26 @@ class Game:
                 )
 
     def _plan_move(self, source: Pile, target: Pile, card: Card | None) -> tuple[int, int, int, int]:
-        pile, index = self._locate(source, card)
+        # _locate inlined for the common cases: no card named, or the top card named
+        col = source._col
+        pile = self.waste if col < 0 else self.tableau[col]
+        top = len(pile) - 1
+        if top >= 0 and (card is None or pile[top] == card):
+            index = top
+        else:
+            pile, index = self._locate(source, card)
         if target is source:
             raise Rejection("SAME_PILE", pile=source.value)
         if target is _STOCK or target is _WASTE:
             raise Rejection("INVALID_TARGET", pile=target.value)
-        top = len(pile) - 1
         if index != top:
             self._check_ordered(pile, index, source)
         card = pile[index]
-        col = source._col
         dst = target._col
         if dst >= 0:
-            self._check_column_accepts(card, dst, target)
+            column = self.tableau[dst]
+            if not column or not STEP[column[-1]][card]:
+                self._check_column_accepts(card, dst, target)
             if col < 0:
                 return OP_WASTE_TO_COLUMN, 0, dst, 1
             return OP_COLUMN_TO_COLUMN, col, dst, top + 1 - index
