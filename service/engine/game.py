@@ -190,8 +190,55 @@ class Game:
             op, a, b, n = self._plan_recycle()
         else:
             raise AssertionError(kind)
+        # execute the checked operation (inline: this is the hot path)
         fan_before = self.waste_fan
-        cards, points, arrived = self._execute(op, a, b, n)
+        points = 0
+        arrived = -1
+        if op == OP_COLUMN_TO_COLUMN:
+            source = self.tableau[a]
+            if n == 1:
+                card = source.pop()
+                self.tableau[b].append(card)
+                cards = (card,)
+            else:
+                cards = tuple(source[-n:])
+                del source[-n:]
+                self.tableau[b].extend(cards)
+        elif op in (OP_COLUMN_TO_FOUNDATION, OP_WASTE_TO_FOUNDATION):
+            if op == OP_WASTE_TO_FOUNDATION:
+                card = self.waste.pop()
+                if fan_before:
+                    self.waste_fan = fan_before - 1
+            else:
+                card = self.tableau[a].pop()
+            self.foundations[b] += 1
+            cards = (card,)
+            bit = 1 << card
+            if not self.arrived & bit:
+                self.arrived |= bit
+                arrived = card
+                points = POINTS_FOUNDATION
+                self.score += POINTS_FOUNDATION
+        elif op == OP_WASTE_TO_COLUMN:
+            card = self.waste.pop()
+            self.tableau[b].append(card)
+            cards = (card,)
+            if fan_before:
+                self.waste_fan = fan_before - 1
+            points = POINTS_WASTE_TO_COLUMN
+            self.score += POINTS_WASTE_TO_COLUMN
+        elif op == OP_FOUNDATION_TO_COLUMN:
+            card = CARDS[a * 13 + self.foundations[a] - 1]
+            self.foundations[a] -= 1
+            self.tableau[b].append(card)
+            cards = (card,)
+        else:  # OP_RECYCLE (a draw never gets here)
+            cards = tuple(self.waste)
+            self.stock = self.waste[::-1]
+            self.waste = []
+            self.waste_fan = 0
+            points = max(POINTS_RECYCLE, -self.score)
+            self.score += points
         stack = self.undo_stack
         if len(stack) == UNDO_LIMIT:
             self.undo_dropped = True
@@ -402,59 +449,6 @@ class Game:
         raise Rejection("TABLEAU_RANK", card=str(card), onto=str(last))
 
     # -- applying and undoing -------------------------------------------------
-
-    def _execute(self, op: int, a: int, b: int, n: int) -> tuple[tuple[Card, ...], int, int]:
-        """Apply a checked operation; return the cards moved, points applied, arrived card."""
-        if op == OP_COLUMN_TO_COLUMN:
-            source = self.tableau[a]
-            if n == 1:
-                card = source.pop()
-                self.tableau[b].append(card)
-                return (card,), 0, -1
-            cards = tuple(source[-n:])
-            del source[-n:]
-            self.tableau[b].extend(cards)
-            return cards, 0, -1
-        if op in (OP_COLUMN_TO_FOUNDATION, OP_WASTE_TO_FOUNDATION):
-            if op == OP_WASTE_TO_FOUNDATION:
-                card = self.waste.pop()
-                if self.waste_fan:
-                    self.waste_fan -= 1
-            else:
-                card = self.tableau[a].pop()
-            self.foundations[b] += 1
-            bit = 1 << card
-            if self.arrived & bit:
-                return (card,), 0, -1
-            self.arrived |= bit
-            self.score += POINTS_FOUNDATION
-            return (card,), POINTS_FOUNDATION, card
-        if op == OP_WASTE_TO_COLUMN:
-            card = self.waste.pop()
-            self.tableau[b].append(card)
-            if self.waste_fan:
-                self.waste_fan -= 1
-            self.score += POINTS_WASTE_TO_COLUMN
-            return (card,), POINTS_WASTE_TO_COLUMN, -1
-        if op == OP_FOUNDATION_TO_COLUMN:
-            card = CARDS[a * 13 + self.foundations[a] - 1]
-            self.foundations[a] -= 1
-            self.tableau[b].append(card)
-            return (card,), 0, -1
-        if op == OP_DRAW:
-            stock, waste = self.stock, self.waste
-            for _ in range(n):
-                waste.append(stock.pop())
-            self.waste_fan = n
-            return tuple(waste[-n:]), 0, -1
-        # OP_RECYCLE
-        cards = tuple(self.waste)
-        self.stock = self.waste[::-1]
-        self.waste = []
-        self.waste_fan = 0
-        points = max(POINTS_RECYCLE, -self.score)
-        self.score += points
-        return cards, points, -1
 
     def _check_undo(self) -> None:
         if self.foundations == _WON:
