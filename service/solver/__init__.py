@@ -13,7 +13,7 @@ Pure Python; it imports only :mod:`service.engine` and the standard library.
 * :func:`winnable_deal` — a random deal proven winnable.
 
 >>> from service.engine import Game
->>> solution = solve(Game.from_code("TF1-D1N-AAAAAAB"), budget_ms=5000)
+>>> solution = solve(Game.from_code("TF1-D1N-AAAAAAC"), budget_ms=5000)
 >>> solution.verdict
 'winnable'
 """
