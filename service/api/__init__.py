@@ -36,9 +36,8 @@ def init_api(app) -> ProblemApi:
         "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
     })
     app.extensions["problem_api"] = api
-    for module in (games, players, leaderboards, meta):
-        api.register_blueprint(module.blp)
-    app.register_blueprint(meta.probes)
+    for blueprint in (games.blp, players.blp, leaderboards.blp, meta.blp, meta.probes):
+        api.register_blueprint(blueprint)
     app.before_request(require_json_body)
     register_error_handlers(app)
     return api

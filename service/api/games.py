@@ -33,6 +33,14 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Deal games and play them: every action needs the owner's token.")
 
 ACTION_ERRORS = [400, 401, 403, 404, 409, 412, 422]
+OWNER_ONLY = [{"bearer": []}]
+ACTION_HEADERS = [
+    {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
+     "description": 'The version the action is meant for, as an ETag (`"12"`); 412 if the game has moved on.'},
+    {"in": "header", "name": "Idempotency-Key", "required": False,
+     "schema": {"type": "string", "minLength": 1, "maxLength": 128},
+     "description": "A retry with the same key returns the first answer and applies nothing twice."},
+]
 
 
 def get_game(game_id: str) -> Game:
@@ -46,6 +54,7 @@ def get_game(game_id: str) -> Game:
 class Games(MethodView):
     @blp.arguments(NewGameSchema, required=False)
     @blp.response(201, NewGameAnswerSchema)
+    @blp.doc(security=[{}, {"bearer": []}])
     @blp.problem(401, "The Authorization header holds no valid player token.")
     @blp.problem(422, "INVALID_GAME_CODE: the code is not a game code.")
     @blp.problem(503, "WINNABLE_DEAL_TIMEOUT: no proven-winnable deal found in time.")
@@ -118,6 +127,7 @@ def _action_route(path: str, schema, summary: str, description: str):
         documented = blp.response(200, ActionAnswerSchema)(view)
         for status in ACTION_ERRORS:
             documented = blp.problem(status, _ERROR_TEXT[status])(documented)
+        documented = blp.doc(security=OWNER_ONLY, parameters=ACTION_HEADERS)(documented)
         parsed = blp.arguments(schema, required=schema is not EmptyBodySchema)(documented)
         blp.route(path, methods=["POST"])(game_action(parsed))
         return build_action

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from flask import Blueprint as FlaskBlueprint
 from sqlalchemy import text
 
 from .. import i18n
@@ -14,7 +13,7 @@ from .schemas import RulesQuerySchema
 
 blp = Blueprint("rules", __name__, url_prefix="/v1/rules",
                 description="Every error code with its HTTP status and its message in five languages.")
-probes = FlaskBlueprint("probes", __name__)
+probes = Blueprint("probes", __name__, description="Liveness and readiness for orchestrators.")
 
 
 def _rule(code: str, lang: str | None) -> dict:
@@ -54,15 +53,18 @@ def rule(query, code):
     return json_response(_rule(code, query.get("lang")))
 
 
-@probes.get("/healthz")
+@probes.route("/healthz")
+@probes.response(200)
 def healthz():
-    """The process is up."""
+    """Report that the process is up"""
     return json_response({"status": "ok"})
 
 
-@probes.get("/readyz")
+@probes.route("/readyz")
+@probes.response(200)
+@probes.problem(503, "SERVICE_UNAVAILABLE: the database does not answer.")
 def readyz():
-    """The database answers."""
+    """Report whether the database answers"""
     try:
         db.session.execute(text("SELECT 1"))
         db.session.rollback()
