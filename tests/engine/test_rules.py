@@ -551,3 +551,39 @@ def test_moves_counts_every_accepted_action_but_undo():
     assert (game.moves, game.undos, game.version) == (4, 1, 5)
     reject(game, M("t3", "t3"), "SAME_PILE", pile="t3")
     assert game.version == 5
+
+
+# -- tables and legal actions ------------------------------------------------------------
+
+def test_step_table_agrees_with_the_column_rule():
+    from service.engine.cards import CARDS, STEP, is_sequence_step
+
+    for lower in CARDS:
+        for upper in CARDS:
+            expected = upper.is_red != lower.is_red and upper.rank == lower.rank - 1
+            assert bool(STEP[lower][upper]) == is_sequence_step(lower, upper) == expected
+
+
+def test_legal_actions_are_exactly_the_accepted_moves_and_take_backs():
+    import random
+
+    rng = random.Random(7)
+    targets = [p.value for p in Pile if p is not Pile.FOUNDATION]  # legal_actions names the foundation
+    for deal in range(6):
+        game = Game.from_code(f"TF1-D{1 + 2 * (deal % 2)}N-AAAAAB{'ABCDEF'[deal]}")
+        for _ in range(80):
+            legal = game.legal_actions()
+            for action in legal:
+                game.check(action)
+            offered = {a for a in legal if a.kind in ("move", "take-back")}
+            accepted = set()
+            sources = [(f"t{i + 1}", column) for i, column in enumerate(game.tableau)]
+            for source, pile in [*sources, ("waste", game.waste[-1:])]:
+                for card in pile:
+                    accepted |= {M(source, t, card) for t in targets if game.is_legal(M(source, t, card))}
+            for source in ("fS", "fH", "fD", "fC"):
+                accepted |= {TB(source, t) for t in targets if game.is_legal(TB(source, t))}
+            assert accepted == offered
+            if not legal:
+                break
+            game.apply(rng.choice(legal))
