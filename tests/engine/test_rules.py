@@ -571,7 +571,7 @@ def test_legal_actions_are_exactly_the_accepted_moves_and_take_backs():
     targets = [p.value for p in Pile if p is not Pile.FOUNDATION]  # legal_actions names the foundation
     for deal in range(6):
         game = Game.from_code(f"TF1-D{1 + 2 * (deal % 2)}N-AAAAAB{'ABCDEF'[deal]}")
-        for _ in range(80):
+        for _ in range(40):
             legal = game.legal_actions()
             for action in legal:
                 game.check(action)
