@@ -16,6 +16,7 @@ import sqlalchemy as sa
 
 from service import create_app
 from service.extensions import db
+from tests.live import serving
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 BACKENDS = [name.strip() for name in os.environ.get("TEST_DATABASES", "sqlite,postgresql").split(",")]
@@ -83,3 +84,10 @@ def app(database_url):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture
+def live_server(app):
+    """The app behind a real threaded HTTP server; the fixture's value is its base URL."""
+    with serving(app) as url:
+        yield url

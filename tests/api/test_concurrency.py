@@ -9,9 +9,7 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-import pytest
 import requests
-from werkzeug.serving import make_server
 
 from service.cli import verify_game
 from service.extensions import db
@@ -22,19 +20,6 @@ THREADS = 8
 ROUNDS = 12
 
 
-@pytest.fixture
-def server(app):
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_port}"
-    finally:
-        httpd.shutdown()
-        thread.join(10)
-        httpd.server_close()
-
-
 def new_game(base: str) -> tuple[str, dict]:
     response = requests.post(f"{base}/v1/games", json={"code": "TF1-D3N-AAAAAAG"}, timeout=30)
     assert response.status_code == 201, response.text
@@ -42,8 +27,8 @@ def new_game(base: str) -> tuple[str, dict]:
     return game["id"], {"Authorization": f"Bearer {game['token']}"}
 
 
-def test_concurrent_actions_are_serialized(app, server):
-    game_id, auth = new_game(server)
+def test_concurrent_actions_are_serialized(app, live_server):
+    game_id, auth = new_game(live_server)
     barrier = threading.Barrier(THREADS)
 
     def worker(number: int) -> list[tuple[int, dict]]:
@@ -54,7 +39,7 @@ def test_concurrent_actions_are_serialized(app, server):
             for round_ in range(ROUNDS):
                 # draw, recycle or undo: always legal or cleanly rejected
                 action = ("draw", "draw", "recycle", "undo")[(number + round_) % 4]
-                response = session.post(f"{server}/v1/games/{game_id}/{action}", timeout=60)
+                response = session.post(f"{live_server}/v1/games/{game_id}/{action}", timeout=60)
                 answers.append((response.status_code, response.json()))
         return answers
 
@@ -70,7 +55,7 @@ def test_concurrent_actions_are_serialized(app, server):
     versions = [body["version"] for body in accepted]
     assert len(set(versions)) == len(versions), "two answers with one version"
     assert sorted(versions) == list(range(1, len(accepted) + 1))
-    final = requests.get(f"{server}/v1/games/{game_id}", timeout=30).json()
+    final = requests.get(f"{live_server}/v1/games/{game_id}", timeout=30).json()
     assert final["version"] == len(accepted)
     with app.app_context():
         seqs = db.session.execute(
@@ -81,15 +66,15 @@ def test_concurrent_actions_are_serialized(app, server):
         db.session.remove()
 
 
-def test_if_match_from_eight_threads_lets_exactly_one_through(app, server):
-    game_id, auth = new_game(server)
-    requests.post(f"{server}/v1/games/{game_id}/draw", headers=auth, timeout=30).raise_for_status()
+def test_if_match_from_eight_threads_lets_exactly_one_through(app, live_server):
+    game_id, auth = new_game(live_server)
+    requests.post(f"{live_server}/v1/games/{game_id}/draw", headers=auth, timeout=30).raise_for_status()
     barrier = threading.Barrier(THREADS)
 
     def worker(_):
         with requests.Session() as session:
             barrier.wait(30)
-            response = session.post(f"{server}/v1/games/{game_id}/draw",
+            response = session.post(f"{live_server}/v1/games/{game_id}/draw",
                                     headers={**auth, "If-Match": '"1"'}, timeout=60)
             return response.status_code, response.json()
 
@@ -100,7 +85,7 @@ def test_if_match_from_eight_threads_lets_exactly_one_through(app, server):
     for status, body in results:
         if status == 412:
             assert body["code"] == "VERSION_MISMATCH" and body["params"]["current"] == 2
-    final = requests.get(f"{server}/v1/games/{game_id}", timeout=30).json()
+    final = requests.get(f"{live_server}/v1/games/{game_id}", timeout=30).json()
     assert final["version"] == 2
     with app.app_context():
         assert verify_game(db.session.get(GameRow, game_id)) == []

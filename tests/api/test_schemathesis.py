@@ -1,6 +1,6 @@
 """Schemathesis against the checked-in openapi.yaml: no 5xx, and every answer is what the spec says.
 
-Runs on a live threaded server of the test app (SQLite and PostgreSQL). Generated
+Runs on a live threaded live_server of the test app (SQLite and PostgreSQL). Generated
 cases target, half of the time, a real game with its owner's token, so that the
 action endpoints are exercised past 404/401.
 
@@ -11,17 +11,14 @@ code), which is this API's job; every other answer must match the spec.
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import hypothesis
-import pytest
 import requests
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.checks import positive_data_acceptance
-from werkzeug.serving import make_server
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 MAX_EXAMPLES = 15
@@ -30,37 +27,24 @@ schema = schemathesis.openapi.from_path(str(SPEC))
 OPERATIONS = [result.ok() for result in schema.get_all_operations()]
 
 
-@pytest.fixture
-def server(app):
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_port}"
-    finally:
-        httpd.shutdown()
-        thread.join(10)
-        httpd.server_close()
-
-
-def test_every_operation_conforms(server):
+def test_every_operation_conforms(live_server):
     session = requests.Session()
-    created = session.post(f"{server}/v1/games", json={"code": "TF1-D1N-AAAAAAG"}, timeout=30)
+    created = session.post(f"{live_server}/v1/games", json={"code": "TF1-D1N-AAAAAAG"}, timeout=30)
     created.raise_for_status()
     game = created.json()
     for _ in range(3):
-        session.post(f"{server}/v1/games/{game['id']}/draw",
+        session.post(f"{live_server}/v1/games/{game['id']}/draw",
                      headers={"Authorization": f"Bearer {game['token']}"}, timeout=30).raise_for_status()
     failures = []
     for operation in OPERATIONS:
         try:
-            conforms(operation, server, session, game)()
+            conforms(operation, live_server, session, game)()
         except (Exception, BaseExceptionGroup) as error:  # collect every operation's failures
             failures.append(f"{operation.label}: {error}")
     assert not failures, "\n\n".join(failures)
 
 
-def conforms(operation, server: str, session: requests.Session, game: dict):
+def conforms(operation, live_server: str, session: requests.Session, game: dict):
     """A Hypothesis test of one operation: real game id and owner token half of the time."""
 
     @given(case=operation.as_strategy(), real_game=st.booleans(), owner=st.booleans())
@@ -70,7 +54,7 @@ def conforms(operation, server: str, session: requests.Session, game: dict):
         if real_game and "game_id" in (case.path_parameters or {}):
             case.path_parameters["game_id"] = game["id"]
         headers = {"Authorization": f"Bearer {game['token']}"} if owner else {}
-        case.call_and_validate(base_url=server, session=session, headers=headers,
+        case.call_and_validate(base_url=live_server, session=session, headers=headers,
                                excluded_checks=[positive_data_acceptance])
 
     return run

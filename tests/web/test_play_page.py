@@ -11,12 +11,12 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import threading
 from pathlib import Path
 
 import pytest
 
 from service.engine import Action, Game, Rejection
+from tests.live import serving
 
 CODE = "TF1-D3N-AAAAAER"  # draw 3: the first draw fans three cards on the waste
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,24 +53,15 @@ def chromium_path() -> str:
 @pytest.fixture
 def base_url(tmp_path, sqlite_template):
     """The real app on a free local port, in a thread, on its own copy of the migrated SQLite file."""
-    from werkzeug.serving import make_server
-
     from service import create_app
     from service.extensions import db
 
     shutil.copy(sqlite_template, tmp_path / "t.db")
     app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/t.db", "TESTING": True, "RATELIMIT_ENABLED": False})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
-        with app.app_context():
-            db.engine.dispose()
+    with serving(app) as url:
+        yield url
+    with app.app_context():
+        db.engine.dispose()
 
 
 @pytest.fixture
