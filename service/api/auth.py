@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 
 from flask import request
@@ -20,8 +21,18 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+#: What :func:`new_id` makes; anything else names no game or player and is never queried
+#: (PostgreSQL refuses a NUL in a string, for one).
+ID_PATTERN = r"^[A-Za-z0-9_-]{1,24}$"
+_ID = re.compile(ID_PATTERN)
+
+
 def new_id() -> str:
     return secrets.token_urlsafe(12)
+
+
+def is_id(text: str) -> bool:
+    return _ID.match(text) is not None
 
 
 def hash_token(token: str) -> str:

@@ -11,7 +11,7 @@ from ..engine import Game as EngineGame
 from ..extensions import db
 from ..store import Action as ActionRow
 from ..store import Game, write_transaction
-from .auth import hash_token, new_id, new_token, optional_player
+from .auth import hash_token, is_id, new_id, new_token, optional_player
 from .present import decode_cursor, encode_cursor, etag, game_json, iso, json_response
 from .problems import ApiProblem, Blueprint
 from .schemas import (
@@ -44,7 +44,7 @@ ACTION_HEADERS = [
 
 
 def get_game(game_id: str) -> Game:
-    row = db.session.get(Game, game_id)
+    row = db.session.get(Game, game_id) if is_id(game_id) else None
     if row is None:
         raise ApiProblem("GAME_NOT_FOUND", game=game_id)
     return row

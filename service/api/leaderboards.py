@@ -31,6 +31,7 @@ from ..engine import GameCode
 from ..engine.deal import DEAL_COUNT
 from ..extensions import db
 from ..store import Game, Player
+from .auth import ID_PATTERN
 from .present import decode_cursor, encode_cursor, iso, json_response
 from .problems import ApiProblem, Blueprint
 from .schemas import StrictSchema
@@ -75,7 +76,7 @@ class DealBoardQuerySchema(StrictSchema):
                                   "example": "2026-11-29T00:00:00Z"})
     until = MomentField(metadata={"description": f"Wins before this moment. {_MOMENT_DOC}",
                                   "example": "2026-11-30"})
-    player = fields.String(validate=validate.Length(min=1, max=24),
+    player = fields.String(validate=validate.Regexp(ID_PATTERN, error="Not a player id."),
                            metadata={"description": "Only this player's wins (an unknown player is 404)."})
     limit = fields.Integer(strict=False, load_default=50, validate=validate.Range(min=1, max=200))
     cursor = fields.String(validate=validate.Length(max=200))

@@ -10,7 +10,7 @@ from sqlalchemy import and_, or_, select
 
 from ..extensions import db
 from ..store import Game, Player
-from .auth import hash_token, new_id, new_token
+from .auth import hash_token, is_id, new_id, new_token
 from .present import decode_cursor, encode_cursor, iso, json_response, seconds
 from .problems import ApiProblem, Blueprint
 from .schemas import NewPlayerSchema, PlayerAnswerSchema, StrictSchema
@@ -19,7 +19,7 @@ blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Play
 
 
 def get_player(player_id: str) -> Player:
-    player = db.session.get(Player, player_id)
+    player = db.session.get(Player, player_id) if is_id(player_id) else None
     if player is None:
         raise ApiProblem("PLAYER_NOT_FOUND", player=player_id)
     return player
