@@ -69,6 +69,9 @@ PARENTS = tuple(
     () if RANK[c] == 12 else tuple(s * 13 + RANK[c] + 1 for s in OPPOSITE[SUIT[c]]) for c in range(52)
 )
 KING = 12
+#: the (two) cards that may be placed on a card: one rank lower, other colour
+CHILDREN = tuple(tuple(x for x in range(52) if c in PARENTS[x]) for c in range(52))
+KINGS = (12, 25, 38, 51)
 
 # Move kinds.
 CC = 0  # column src, from index i, onto column dst
@@ -92,6 +95,15 @@ def safe_to_foundation(card: int, found) -> bool:
         return True
     o1, o2 = OPPOSITE[SUIT[card]]
     return found[o1] >= r - 2 and found[o2] >= r - 2 and found[SAME_OTHER[SUIT[card]]] >= r - 3
+
+
+def eager_to_foundation(card: int, found) -> bool:
+    """The popular rule (both opposite-colour r-1 up): NOT safe here, used only to streamline."""
+    r = RANK[card] + 1
+    if r <= 2:
+        return True
+    o1, o2 = OPPOSITE[SUIT[card]]
+    return found[o1] >= r - 1 and found[o2] >= r - 1
 
 
 def talon_reach(n_talon: int, p: int, draw: int) -> list[int]:
@@ -135,7 +147,13 @@ class Budget(Exception):
 class Searcher:
     """One search from one position; :meth:`run` returns the winning move path or None."""
 
-    def __init__(self, cols, found, talon, p, draw, *, deadline: float, max_nodes: int | None):
+    def __init__(
+        self, cols, found, talon, p, draw, *, deadline: float, max_nodes: int | None, streamline: bool = False,
+    ):
+        #: streamline: a search for a *quick win* with unsafe restrictions (no take-backs,
+        #: partial groups only to uncover a foundation card, eager auto-play).  Its
+        #: "no win found" proves nothing; the caller then runs the complete search.
+        self.streamline = streamline
         self.root = (tuple(bytes(c) for c in cols), tuple(found), bytes(talon), p)
         self.draw = draw
         self.deadline = deadline
@@ -205,35 +223,34 @@ class Searcher:
 
     def autoplay(self, state, record: list) -> tuple:
         """Play every safe foundation move; append each ``(state_before, move)`` to ``record``."""
-        draw = self.draw
-        changed = True
-        while changed:
-            changed = False
+        talon_too = self.draw == 1
+        safe = eager_to_foundation if self.streamline else safe_to_foundation
+        while True:
             cols, found, talon, p = state
-            for src in range(7):
-                col = cols[src]
-                if col:
-                    card = col[-1]
-                    if found[SUIT[card]] == RANK[card] and safe_to_foundation(card, found):
+            tops = {col[-1]: c for c, col in enumerate(cols) if col}
+            for s in range(4):
+                count = found[s]
+                if count == 13:
+                    continue
+                card = s * 13 + count
+                src = tops.get(card)
+                if src is not None:
+                    if safe(card, found):
                         move = (CF, src)
-                        record.append((state, move))
-                        state = self.apply(state, move)
-                        changed = True
                         break
-            if changed or draw != 1:
-                continue
-            # Draw 1 only: every talon card is free at any time and taking one out
-            # changes nothing for the others, so the safe rule applies to it as to
-            # a column's top card.  (In draw 3 removing a card shifts the grouping
-            # of the others, so talon cards are never auto-played there.)
-            for i, card in enumerate(talon):
-                if found[SUIT[card]] == RANK[card] and safe_to_foundation(card, found):
-                    move = (TF, i)
-                    record.append((state, move))
-                    state = self.apply(state, move)
-                    changed = True
-                    break
-        return state
+                # Draw 1 only: every talon card is free at any time and taking one out
+                # changes nothing for the others, so the safe rule applies to it as to
+                # a column's top card.  (In draw 3 removing a card shifts the grouping
+                # of the others, so talon cards are never auto-played there.)
+                elif talon_too:
+                    i = talon.find(card)
+                    if i >= 0 and safe(card, found):
+                        move = (TF, i)
+                        break
+            else:
+                return state
+            record.append((state, move))
+            state = self.apply(state, move)
 
     def moves(self, state) -> list:
         """Candidate moves, best first."""
@@ -278,22 +295,30 @@ class Searcher:
                             score += 30
                     else:
                         under = col[i - 1]
+                        if self.streamline and found[SUIT[under]] != RANK[under]:
+                            continue
                         score = 5 + (40 if found[SUIT[under]] == RANK[under] else 0)
                     add((score, (CC, src, i, dst)))
         if talon:
-            for i in talon_reach(len(talon), p, self.draw):
-                card = talon[i]
-                if found[SUIT[card]] == RANK[card]:
-                    add((85 - RANK[card], (TF, i)))
-                if RANK[card] == KING:
-                    if first_empty >= 0:
-                        add((35, (TC, i, first_empty)))
-                    continue
-                for parent in PARENTS[card]:
-                    dst = tops.get(parent)
-                    if dst is not None:
+            # Look the talon up from the few cards it could go to, not card by card.
+            reach = None if self.draw == 1 else set(talon_reach(len(talon), p, self.draw))
+            find = talon.find
+            for s in range(4):
+                if found[s] < 13:
+                    i = find(s * 13 + found[s])
+                    if i >= 0 and (reach is None or i in reach):
+                        add((85 - found[s], (TF, i)))
+            for top, dst in tops.items():
+                for card in CHILDREN[top]:
+                    i = find(card)
+                    if i >= 0 and (reach is None or i in reach):
                         add((38, (TC, i, dst)))
-        for s in range(4):
+            if first_empty >= 0:
+                for card in KINGS:
+                    i = find(card)
+                    if i >= 0 and (reach is None or i in reach):
+                        add((35, (TC, i, first_empty)))
+        for s in range(4 if not self.streamline else 0):
             count = found[s]
             if not count:
                 continue
