@@ -47,7 +47,9 @@ def create_app(overrides: dict | None = None) -> Flask:
         configure_engine(db.engine)
 
     from .api import init_api
+    from .api.limits import init_limits
 
+    init_limits(app)
     init_api(app)
     from .web import web_bp
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import http
 import logging
 
-from flask import Response, json, request
+from flask import Response, g, json, request
 from flask_smorest import Api
 from flask_smorest import Blueprint as SmorestBlueprint
 from flask_smorest.utils import prepare_response
@@ -144,6 +144,8 @@ class ProblemApi(Api):
 
 
 def _retry_after(error: HTTPException) -> int:
+    if g.get("rate_limit_retry_after") is not None:  # set by limits.py on a breach
+        return g.rate_limit_retry_after
     for name, value in error.get_headers():
         if name.lower() == "retry-after":
             return int(value)

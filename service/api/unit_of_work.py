@@ -13,14 +13,15 @@ import hashlib
 import json
 from datetime import UTC, datetime
 from functools import wraps
+from types import SimpleNamespace
 
 from flask import g, request
 
 from ..engine import Action, Rejection
 from ..engine import Game as EngineGame
 from ..extensions import db
-from ..store import Action as ActionRow
-from ..store import IdempotentAnswer, lock_game, write_transaction
+from ..store import IdempotentAnswer, write_transaction
+from ..store.db import lock_game_row, store_action
 from .auth import require_owner
 from .present import etag, game_json, json_response
 from .problems import PROBLEM_MEDIA_TYPE, ApiProblem, problem_response
@@ -34,7 +35,7 @@ def game_action(view):
     @wraps(view)
     def wrapper(*args, game_id: str, **kwargs):
         with write_transaction():
-            row = lock_game(game_id)
+            row = lock_game_row(game_id)
             if row is None:
                 raise ApiProblem("GAME_NOT_FOUND", game=game_id)
             require_owner(row.token_hash)
@@ -56,6 +57,7 @@ def game_action(view):
                 ))
             return response
 
+    wrapper.game_action = True  # rate limited per token (see limits.py)
     return wrapper
 
 
@@ -68,22 +70,17 @@ def apply_action(action: Action):
     except Rejection as rejection:
         return problem_response(rejection.code, rejection.params)
     now = datetime.now(UTC)
-    row.state = game.to_state()
-    row.score, row.moves, row.undos = game.score, game.moves, game.undos
-    row.version = game.version
-    row.updated_at = now
+    changes = {"state": game.to_state(), "score": game.score, "moves": game.moves, "undos": game.undos,
+               "version": game.version, "updated_at": now}
     if game.won:
-        row.status = "won"
-        row.finished_at = now
         created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
-        row.duration_ms = int((now - created).total_seconds() * 1000)
+        changes.update(status="won", finished_at=now,
+                       duration_ms=int((now - created).total_seconds() * 1000))
     last = outcome.to_json()
-    db.session.add(ActionRow(
-        game_id=row.id, seq=game.version, notation=str(action), detail=last,
-        points=outcome.points, score_after=game.score, at=now,
-    ))
-    # Built before the commit: touching the row afterwards would reload it.
-    return json_response({**game_json(row, game), "last": last}, version=game.version)
+    store_action(row.id, changes, {"seq": game.version, "notation": str(action), "detail": last,
+                                   "points": outcome.points, "score_after": game.score, "at": now})
+    return json_response({**game_json(SimpleNamespace(**{**row._mapping, **changes}), game), "last": last},
+                         version=game.version)
 
 
 def _idempotency_key() -> str | None:

@@ -13,12 +13,12 @@ import time
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from sqlalchemy import event, select
-from sqlalchemy.engine import Engine
+from sqlalchemy import bindparam, event, insert, select, update
+from sqlalchemy.engine import Engine, Row
 from sqlalchemy.exc import OperationalError
 
 from ..extensions import db
-from .models import Game
+from .models import Action, Game
 
 _immediate: ContextVar[bool] = ContextVar("immediate", default=False)
 _sqlite_writer = threading.Lock()
@@ -84,6 +84,29 @@ def lock_game(game_id: str) -> Game | None:
     if not is_sqlite():
         query = query.with_for_update()
     return db.session.execute(query).scalar_one_or_none()
+
+
+# The hot path of every action in SQLAlchemy Core: the ORM's unit of work (identity
+# map, change tracking, flush) cost more than the three statements themselves.
+_GAMES = Game.__table__
+_SELECT_GAME = select(_GAMES).where(_GAMES.c.id == bindparam("game"))
+_SELECT_GAME_FOR_UPDATE = _SELECT_GAME.with_for_update()
+# No .values(): the SET clause is the columns present in the parameters.
+_UPDATE_GAME = update(_GAMES).where(_GAMES.c.id == bindparam("game"))
+_INSERT_ACTION = insert(Action.__table__)
+
+
+def lock_game_row(game_id: str) -> Row | None:
+    """Like :func:`lock_game`, as a plain row (column attributes, no ORM object)."""
+    query = _SELECT_GAME if is_sqlite() else _SELECT_GAME_FOR_UPDATE
+    return db.session.connection().execute(query, {"game": game_id}).first()
+
+
+def store_action(game_id: str, changes: dict, action: dict) -> None:
+    """Inside :func:`write_transaction`: update the game's columns and append one history row."""
+    connection = db.session.connection()
+    connection.execute(_UPDATE_GAME, {"game": game_id, **changes})
+    connection.execute(_INSERT_ACTION, {"game_id": game_id, **action})
 
 
 def database_unavailable(error: BaseException) -> bool:

@@ -1,0 +1,136 @@
+"""Rate limits (Flask-Limiter): per client address on every request, per token on actions.
+
+- ``RATELIMIT_DEFAULT`` (e.g. "600 per minute"): all requests of one address, every
+  endpoint counted together; the health probes are exempt.
+- ``RATELIMIT_WRITE`` (e.g. "300 per minute"): the actions of one bearer token, all
+  action endpoints counted together (keyed by the token's hash, never the token).
+- ``RATELIMIT_STORAGE_URI``: ``memory://`` (per process) by default; point every
+  worker at one store (``redis://…``) for limits shared across processes.
+- ``RATELIMIT_ENABLED`` false turns both off.
+
+Bodies are capped at ``MAX_CONTENT_LENGTH`` (413) with or without Content-Length.
+
+A breach is 429 problem+json ``RATE_LIMITED`` with ``params.retry_after`` and the
+same number of seconds in ``Retry-After``; every limited answer carries the
+``X-RateLimit-Limit``/``-Remaining``/``-Reset`` headers of its tightest limit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import math
+import time
+
+from flask import current_app, g, request
+from flask_limiter import ApplicationLimit, HeaderNames, Limit, Limiter
+from flask_limiter.util import get_remote_address
+from limits.storage import MemoryStorage
+from werkzeug.exceptions import RequestEntityTooLarge
+
+_RESET_SECONDS = "X-RateLimit-Retry-After"
+
+
+class SweepingMemoryStorage(MemoryStorage):
+    """``memory://`` without a thread per hit: expired keys are swept inline, once a second.
+
+    limits' MemoryStorage starts a fresh ``threading.Timer`` on every hit once the last
+    one (10 ms) has run: measured, that was most of the limiter's cost per request.
+    Counters expire on read anyway; the sweep only frees memory.
+    """
+
+    STORAGE_SCHEME = ["solitaire-memory"]  # registered with limits by its metaclass
+    _next_sweep = 0.0
+
+    def _MemoryStorage__schedule_expiry(self) -> None:  # replaces the timer-per-hit
+        now = time.monotonic()
+        if now >= self._next_sweep:
+            self._next_sweep = now + 1.0
+            self._MemoryStorage__expire_events()
+
+
+def _address() -> str:
+    return get_remote_address() or "unknown"
+
+
+def _token_key() -> str:
+    """The bearer token's hash; requests without one share their address's bucket."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return "token:" + hashlib.sha256(token.strip().encode()).hexdigest()[:32]
+    return "address:" + _address()
+
+
+def _is_probe() -> bool:
+    return request.blueprint == "probes"
+
+
+def _not_an_action() -> bool:
+    view = current_app.view_functions.get(request.endpoint or "")
+    return not (request.method == "POST" and getattr(view, "game_action", False))
+
+
+def _on_breach(limit) -> None:
+    # Seconds until the window resets, rounded up so that retrying then succeeds.
+    g.rate_limit_retry_after = max(1, math.ceil(limit.reset_at - time.time()))
+
+
+def _drop_reset_seconds(response):
+    # Flask-Limiter writes the seconds to its window's reset on every answer; under its
+    # own name (see init_limits) so that it never overwrites a 503's Retry-After. Only a
+    # 429 needs them, and problems.py sends them there as Retry-After.
+    response.headers.pop(_RESET_SECONDS, None)
+    return response
+
+
+def _cap_streamed_body() -> None:
+    """A chunked body longer than MAX_CONTENT_LENGTH is 413, like one with a Content-Length.
+
+    werkzeug caps a stream the server terminates (gunicorn de-chunks and sets
+    ``wsgi.input_terminated``) at the limit, but one ``read()`` then returns the first
+    MAX_CONTENT_LENGTH bytes without complaint: a truncated body, answered as malformed
+    JSON. Read it here, at most one byte past the limit, and keep it for the view.
+    """
+    environ = request.environ
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if not limit or request.content_length is not None or "wsgi.input_terminated" not in environ:
+        return
+    raw, chunks, size = environ["wsgi.input"], [], 0
+    while size <= limit:
+        chunk = raw.read(limit + 1 - size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    if size > limit:
+        raise RequestEntityTooLarge()
+    environ["wsgi.input"] = io.BytesIO(b"".join(chunks))
+
+
+def _storage_uri(uri: str | None) -> str:
+    if not uri or uri.startswith("memory://"):
+        return "solitaire-memory://"
+    return uri
+
+
+def init_limits(app) -> Limiter:
+    """Bind a limiter to ``app`` (one per app, so that test apps never share counters)."""
+    app.before_request(_cap_streamed_body)  # the body limit holds with rate limits off too
+    config = app.config
+    limiter = Limiter(
+        key_func=_address,
+        application_limits=[ApplicationLimit(lambda: current_app.config["RATELIMIT_DEFAULT"],
+                                             key_function=_address, scope="address", exempt_when=_is_probe)],
+        default_limits=[Limit(lambda: current_app.config["RATELIMIT_WRITE"], key_function=_token_key,
+                              scope="write", shared=True, exempt_when=_not_an_action)],
+        storage_uri=_storage_uri(config.get("RATELIMIT_STORAGE_URI")),
+        headers_enabled=True,
+        header_name_mapping={HeaderNames.RETRY_AFTER: _RESET_SECONDS},
+        on_breach=_on_breach,
+        key_prefix="solitaire",
+    )
+    app.after_request(_drop_reset_seconds)  # registered first, so it runs after the limiter's
+    limiter.init_app(app)
+    app.extensions["rate_limiter"] = limiter
+    return limiter

@@ -1,0 +1,173 @@
+"""Abuse: rate limits (429 problem+json with Retry-After), body size (413), constant-time tokens."""
+
+from __future__ import annotations
+
+import hmac
+import io
+
+import pytest
+
+from service import create_app
+from service.extensions import db
+
+LIMIT_BYTES = 16 * 1024
+
+
+@pytest.fixture
+def limited(database_url):
+    """An app with tiny limits: 5 requests per address, 2 actions per token, per minute."""
+
+    def build(**overrides):
+        config = {"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": True,
+                  "RATELIMIT_STORAGE_URI": "memory://", "RATELIMIT_DEFAULT": "5 per minute",
+                  "RATELIMIT_WRITE": "2 per minute", **overrides}
+        app = create_app(config)
+        apps.append(app)
+        return app.test_client()
+
+    apps = []
+    yield build
+    for app in apps:
+        with app.app_context():
+            db.engine.dispose()
+
+
+def _game(client, address="10.0.0.1"):
+    response = client.post("/v1/games", json={}, environ_base={"REMOTE_ADDR": address})
+    assert response.status_code == 201, response.get_json()
+    body = response.get_json()
+    return body, {"Authorization": f"Bearer {body['token']}"}
+
+
+def _assert_rate_limited(response) -> int:
+    assert response.status_code == 429, response.get_data(as_text=True)
+    assert response.mimetype == "application/problem+json"
+    body = response.get_json()
+    assert body["code"] == "RATE_LIMITED" and body["status"] == 429
+    retry_after = body["params"]["retry_after"]
+    assert isinstance(retry_after, int) and 1 <= retry_after <= 61
+    assert response.headers["Retry-After"] == str(retry_after)
+    assert response.headers["X-RateLimit-Remaining"] == "0"
+    return retry_after
+
+
+def test_actions_are_limited_per_token(limited):
+    client = limited(RATELIMIT_DEFAULT="100 per minute")
+    game, auth = _game(client)
+    other, other_auth = _game(client)
+    for _ in range(2):
+        assert client.post(f"/v1/games/{game['id']}/draw", headers=auth).status_code == 200
+    _assert_rate_limited(client.post(f"/v1/games/{game['id']}/draw", headers=auth))
+    # Every action endpoint shares the token's budget; the refused action changed nothing.
+    _assert_rate_limited(client.post(f"/v1/games/{game['id']}/undo", headers=auth))
+    assert client.get(f"/v1/games/{game['id']}").get_json()["version"] == 2
+    # Another token, from the same address, has its own budget; reads are not actions.
+    assert client.post(f"/v1/games/{other['id']}/draw", headers=other_auth).status_code == 200
+    assert client.get(f"/v1/games/{game['id']}/actions").status_code == 200
+
+
+def test_every_request_is_limited_per_address(limited):
+    client = limited(RATELIMIT_DEFAULT="3 per minute", RATELIMIT_WRITE="100 per minute")
+    game, _ = _game(client, "10.0.0.1")
+    for _ in range(2):
+        assert client.get(f"/v1/games/{game['id']}", environ_base={"REMOTE_ADDR": "10.0.0.1"}).status_code == 200
+    _assert_rate_limited(client.get(f"/v1/games/{game['id']}", environ_base={"REMOTE_ADDR": "10.0.0.1"}))
+    _assert_rate_limited(client.get("/v1/rules", environ_base={"REMOTE_ADDR": "10.0.0.1"}))
+    assert client.get(f"/v1/games/{game['id']}", environ_base={"REMOTE_ADDR": "10.0.0.2"}).status_code == 200
+    for _ in range(5):  # the probes are never limited
+        assert client.get("/healthz", environ_base={"REMOTE_ADDR": "10.0.0.1"}).status_code == 200
+
+
+def test_limits_off_when_disabled(limited):
+    client = limited(RATELIMIT_ENABLED=False)
+    game, auth = _game(client)
+    for _ in range(8):
+        assert client.post(f"/v1/games/{game['id']}/draw", headers=auth).status_code == 200
+    assert "X-RateLimit-Limit" not in client.get(f"/v1/games/{game['id']}").headers
+
+
+def test_retry_after_is_only_on_refusals(limited):
+    client = limited(RATELIMIT_DEFAULT="100 per minute")
+    game, auth = _game(client)
+    response = client.post(f"/v1/games/{game['id']}/draw", headers=auth)
+    assert response.status_code == 200
+    assert "Retry-After" not in response.headers
+    assert response.headers["X-RateLimit-Limit"] in ("2", "100")
+
+
+# -- body size -----------------------------------------------------------------
+
+
+def _assert_too_large(response) -> None:
+    assert response.status_code == 413, response.get_data(as_text=True)
+    assert response.mimetype == "application/problem+json"
+    body = response.get_json()
+    assert body["code"] == "PAYLOAD_TOO_LARGE"
+    assert body["params"]["limit"] == LIMIT_BYTES
+
+
+def test_body_over_the_limit_is_413(client):
+    game, auth = _game(client)
+    padding = "x" * LIMIT_BYTES
+    _assert_too_large(client.post(f"/v1/games/{game['id']}/moves", headers=auth,
+                                  json={"from": "t1", "to": "t2", "pad": padding}))
+    _assert_too_large(client.post("/v1/games", json={"code": padding}))
+    _assert_too_large(client.post("/v1/players", json={"name": padding}))
+    assert client.get(f"/v1/games/{game['id']}").get_json()["version"] == 0
+
+
+def test_chunked_body_without_length_is_limited_too(client):
+    # gunicorn de-chunks the body and marks the stream terminated (wsgi.input_terminated);
+    # werkzeug then caps what it reads at MAX_CONTENT_LENGTH. test_faults.py checks the
+    # same through a real gunicorn.
+    game, auth = _game(client)
+    server = {"wsgi.input_terminated": True}
+    big = b'{"from": "t1", "to": "t2", "pad": "' + b"x" * (LIMIT_BYTES + 10) + b'"}'
+    response = client.post(f"/v1/games/{game['id']}/moves", input_stream=io.BytesIO(big), environ_base=server,
+                           headers={**auth, "Content-Type": "application/json", "Transfer-Encoding": "chunked"})
+    _assert_too_large(response)
+    # A small chunked body is read normally.
+    small = b'{"from": "t1", "to": "t2"}'
+    response = client.post(f"/v1/games/{game['id']}/moves", input_stream=io.BytesIO(small), environ_base=server,
+                           headers={**auth, "Content-Type": "application/json", "Transfer-Encoding": "chunked"})
+    assert response.status_code in (200, 422), response.get_data(as_text=True)
+
+
+def test_body_just_under_the_limit_is_read(client):
+    game, auth = _game(client)
+    body = b'{"from": "t1", "to": "t2", "card": "' + b"x" * (LIMIT_BYTES - 60) + b'"}'
+    assert len(body) <= LIMIT_BYTES
+    response = client.post(f"/v1/games/{game['id']}/moves", data=body, headers=auth,
+                           content_type="application/json")
+    assert response.status_code == 400  # read and refused as a malformed card, not as too large
+
+
+# -- tokens ----------------------------------------------------------------------
+
+
+def test_tokens_are_compared_in_constant_time(client, monkeypatch):
+    import service.api.auth as auth_module
+
+    calls = []
+    real = hmac.compare_digest
+
+    def recording(a, b):
+        calls.append((a, b))
+        return real(a, b)
+
+    monkeypatch.setattr(auth_module.hmac, "compare_digest", recording)
+    game, auth = _game(client)
+    assert client.post(f"/v1/games/{game['id']}/draw", headers=auth).status_code == 200
+    assert calls, "the owner's token was not compared with hmac.compare_digest"
+    digest = auth_module.hash_token(game["token"])
+    assert any(digest in pair for pair in calls)
+    calls.clear()
+    wrong = {"Authorization": "Bearer " + "x" * 43}
+    assert client.post(f"/v1/games/{game['id']}/draw", headers=wrong).status_code == 403
+    assert calls, "a wrong token was refused without hmac.compare_digest"
+    # Player tokens too.
+    player = client.post("/v1/players", json={"name": "Ada"}).get_json()
+    calls.clear()
+    response = client.post("/v1/games", json={}, headers={"Authorization": f"Bearer {player['token']}"})
+    assert response.status_code == 201
+    assert any(auth_module.hash_token(player["token"]) in pair for pair in calls)
