@@ -33,7 +33,7 @@ __all__ = ["Solution", "hint", "solve", "winnable_deal"]
 
 WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
 #: share of the budget given to the streamlined quick-win search before the complete one
-STREAMLINE_SHARE = 0.4
+STREAMLINE_SHARE = 0.8
 
 
 @dataclass(frozen=True, slots=True)

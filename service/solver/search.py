@@ -290,7 +290,8 @@ class Searcher:
                         score = 70  # empties a column
                     elif i == start:
                         under = col[i - 1]
-                        score = 40 + (12 - RANK[under]) + n
+                        # uncover toward the lowest card buried in the column
+                        score = 40 + 2 * (12 - min(RANK[x] for x in col[:i])) + n
                         if found[SUIT[under]] == RANK[under]:
                             score += 30
                     else:
