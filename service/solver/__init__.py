@@ -24,7 +24,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from service.engine import COLUMNS, FOUNDATIONS, Action, Game, GameCode, Pile
+from service.engine import CARDS, COLUMNS, FOUNDATIONS, Action, Game, GameCode, Pile, random_deal
 from service.engine.deal import DEAL_COUNT
 
 from .search import CC, CF, FC, SUIT, TC, TF, Budget, Searcher, talon_steps
@@ -116,8 +116,6 @@ def winnable_deal(
     of the deadline).  ``rng`` (a :class:`random.Random`) makes it deterministic;
     without it deal numbers come from the engine's cryptographic source.
     """
-    from service.engine import random_deal
-
     end = time.perf_counter() + deadline_s
     while True:
         left_ms = (end - time.perf_counter()) * 1000.0
@@ -166,8 +164,6 @@ def _actions(path, draw: int):
 
 
 def _card(number: int):
-    from service.engine import CARDS
-
     return CARDS[number]
 
 

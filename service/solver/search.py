@@ -361,6 +361,8 @@ class Searcher:
         deadline = self.deadline
         clock = time.perf_counter
         nodes = 1
+        if clock() > deadline:
+            raise Budget
         while stack:
             frame = stack[-1]
             children = frame[1]
