@@ -9,6 +9,7 @@ from sqlalchemy import select
 
 from .engine import Rejection, replay
 from .extensions import db
+from .solver.commands import solve_command
 from .store import Action, Game
 
 
@@ -84,8 +85,4 @@ def openapi_yaml_command(path: str) -> None:
 def register_commands(app) -> None:
     app.cli.add_command(verify_command)
     app.cli.add_command(openapi_yaml_command)
-    try:
-        from .solver.commands import solve_command
-    except ImportError:  # TODO(lead): import directly once the solver's command lands
-        return
     app.cli.add_command(solve_command)
