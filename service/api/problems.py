@@ -106,6 +106,11 @@ class ProblemApi(Api):
 
     ERROR_SCHEMA = ProblemSchema
 
+    def _init_spec(self, *, extra_plugins=None, **options):
+        from .links import LinksPlugin  # OpenAPI links from a new game to playing it
+
+        super()._init_spec(extra_plugins=[*(extra_plugins or ()), LinksPlugin()], **options)
+
     def _register_responses(self) -> None:
         for status in http.HTTPStatus:
             response: dict = {"description": status.phrase}
