@@ -32,8 +32,10 @@ from .search import CC, CF, FC, SUIT, TC, TF, Budget, Searcher, talon_steps
 __all__ = ["Solution", "hint", "solve", "winnable_deal"]
 
 WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
-#: share of the budget given to the streamlined quick-win search before the complete one
-STREAMLINE_SHARE = 0.8
+#: shares of the CPU time of the three searches run side by side (see solve)
+QUICK_DFS_WEIGHT = 1.0
+QUICK_BEST_WEIGHT = 2.0
+COMPLETE_WEIGHT = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,49 +56,69 @@ class Solution:
         }
 
 
-def solve(game: Game, *, budget_ms: int = 1000, max_nodes: int | None = None) -> Solution:
+def solve(
+    game: Game, *, budget_ms: int = 1000, max_nodes: int | None = None, clock=time.perf_counter,
+) -> Solution:
     """Decide whether ``game`` can still be won from its current position.
 
     ``budget_ms`` bounds the wall time of the search, ``max_nodes`` the number
     of distinct positions it expands; when either runs out the verdict is
-    ``"unknown"``.  ``game`` is not modified.
+    ``"unknown"``.  ``game`` is not modified.  ``clock`` measures the budget and
+    ``Solution.ms``: wall time by default; ``time.process_time`` counts only this
+    process's CPU time (benchmarks on a shared machine).
     """
-    start = time.perf_counter()
+    start = clock()
     if game.won:
-        return Solution(WINNABLE, (), 0, _ms(start))
+        return Solution(WINNABLE, (), 0, _ms(start, clock))
     draw = game.code.draw
     talon = list(game.waste) + list(reversed(game.stock))
     deadline = start + budget_ms / 1000.0
     cols, found, waste = game.tableau, game.foundations, len(game.waste)
-    # Phase 1: a streamlined search (unsafe restrictions, see Searcher) for a quick win
-    # with part of the budget.  Its wins are as good as any (every line is replayed);
-    # its failures prove nothing.
-    quick = Searcher(
-        cols, found, talon, waste, draw, streamline=True,
-        deadline=start + STREAMLINE_SHARE * budget_ms / 1000.0,
-        max_nodes=None if max_nodes is None else max(1, int(STREAMLINE_SHARE * max_nodes)),
-    )
-    try:
-        path = quick.run()
-    except Budget:
-        path = None
-    spent = quick.nodes
-    if path is None:
-        # Phase 2: the complete search, only safe pruning; it alone may say "unwinnable".
-        searcher = Searcher(
-            cols, found, talon, waste, draw, deadline=deadline,
-            max_nodes=None if max_nodes is None else max(1, max_nodes - spent),
-        )
+    # Three searches share the time, each getting its weight's share of the CPU
+    # time spent so far (they advance in slices of 256 positions):
+    # * a streamlined depth-first search (unsafe restrictions, see Searcher),
+    #   which finds the easy wins at once;
+    # * a streamlined greedy best-first search, which recovers from the bad early
+    #   choices that doom a depth-first search;
+    # * the complete depth-first search with only safe pruning: it alone may say
+    #   "unwinnable", and it finds wins too.
+    # A win from any of them is as good as any other (every line is replayed); the
+    # streamlined ones' failures prove nothing, they just stop.
+    searches = [
+        [Searcher(cols, found, talon, waste, draw, streamline=True, max_nodes=max_nodes), "dfs", QUICK_DFS_WEIGHT],
+        [Searcher(cols, found, talon, waste, draw, streamline=True, max_nodes=max_nodes), "best", QUICK_BEST_WEIGHT],
+        [Searcher(cols, found, talon, waste, draw, max_nodes=max_nodes), "dfs", COMPLETE_WEIGHT],
+    ]
+    for entry in searches:
+        searcher, kind, weight = entry
+        entry[1] = searcher.dfs() if kind == "dfs" else searcher.best_first()
+        entry.append(0.0)  # CPU seconds used
+    complete = searches[2][0]
+    everyone = [entry[0] for entry in searches]
+    path = None
+    while path is None:
+        now = clock()
+        if now > deadline or not searches:
+            return Solution(UNKNOWN, (), sum(s.nodes for s in everyone), _ms(start, clock))
+        entry = min(searches, key=_behind)
+        searcher, steps = entry[0], entry[1]
         try:
-            path = searcher.run()
+            next(steps)
+        except StopIteration as stop:
+            path = stop.value
+            if path is None:
+                if searcher is complete:
+                    return Solution(UNWINNABLE, (), sum(s.nodes for s in everyone), _ms(start, clock))
+                searches.remove(entry)
         except Budget:
-            return Solution(UNKNOWN, (), spent + searcher.nodes, _ms(start))
-        spent += searcher.nodes
-        if path is None:
-            return Solution(UNWINNABLE, (), spent, _ms(start))
+            searches.remove(entry)
+        entry[3] += clock() - now
+        if max_nodes is not None and sum(s.nodes for s in everyone) >= max_nodes:
+            return Solution(UNKNOWN, (), sum(s.nodes for s in everyone), _ms(start, clock))
+    spent = sum(s.nodes for s in everyone)
     line = tuple(_actions(path, draw))
     _verify(game, line)
-    return Solution(WINNABLE, line, spent, _ms(start))
+    return Solution(WINNABLE, line, spent, _ms(start, clock))
 
 
 def hint(game: Game, *, budget_ms: int = 1000, max_nodes: int | None = None) -> Solution:
@@ -131,8 +153,12 @@ def winnable_deal(
 # -- internals -------------------------------------------------------------------
 
 
-def _ms(start: float) -> float:
-    return (time.perf_counter() - start) * 1000.0
+def _behind(entry) -> float:
+    return entry[3] / entry[2]
+
+
+def _ms(start: float, clock=time.perf_counter) -> float:
+    return (clock() - start) * 1000.0
 
 
 _DRAW, _RECYCLE = Action.draw(), Action.recycle()

@@ -53,6 +53,7 @@ any column that accepts it, every take-back onto any column, every talon play.
 
 from __future__ import annotations
 
+import heapq
 import time
 
 # -- card tables -------------------------------------------------------------
@@ -148,7 +149,8 @@ class Searcher:
     """One search from one position; :meth:`run` returns the winning move path or None."""
 
     def __init__(
-        self, cols, found, talon, p, draw, *, deadline: float, max_nodes: int | None, streamline: bool = False,
+        self, cols, found, talon, p, draw, *, deadline: float = float("inf"), max_nodes: int | None = None,
+        streamline: bool = False,
     ):
         #: streamline: a search for a *quick win* with unsafe restrictions (no take-backs,
         #: partial groups only to uncover a foundation card, eager auto-play).  Its
@@ -160,6 +162,7 @@ class Searcher:
         self.max_nodes = max_nodes
         self.nodes = 0
         self._run_start: dict[bytes, int] = {}
+        self._col_score: dict[bytes, int] = {}
 
     # -- position helpers ------------------------------------------------------
 
@@ -344,7 +347,25 @@ class Searcher:
     def run(self):
         """Return the list of ``(state_before, move)`` of a win, or None when none exists.
 
-        Raises :class:`Budget` when the budget runs out first.
+        Raises :class:`Budget` when the budget (``deadline``, ``max_nodes``) runs out first.
+        """
+        return self.drive(self.dfs())
+
+    def drive(self, steps):
+        """Run a search generator (:meth:`dfs`, :meth:`best_first`) to its end or the deadline."""
+        clock, deadline = time.perf_counter, self.deadline
+        try:
+            while True:
+                if clock() > deadline:
+                    raise Budget
+                next(steps)
+        except StopIteration as stop:
+            return stop.value
+
+    def dfs(self):
+        """Depth-first search, as a generator: yields every 256 positions, returns the path or None.
+
+        Raises :class:`Budget` when ``max_nodes`` is reached.
         """
         record: list = []
         state = self.autoplay(self.root, record)
@@ -355,14 +376,11 @@ class Searcher:
         self.nodes = 1
         if self.max_nodes is not None and self.max_nodes <= 1:
             raise Budget
+        yield
         stack = [[state, self.moves(state), 0, root_record]]
         key, apply, autoplay, moves = self.key, self.apply, self.autoplay, self.moves
         max_nodes = self.max_nodes if self.max_nodes is not None else float("inf")
-        deadline = self.deadline
-        clock = time.perf_counter
         nodes = 1
-        if clock() > deadline:
-            raise Budget
         while stack:
             frame = stack[-1]
             children = frame[1]
@@ -390,10 +408,101 @@ class Searcher:
             if nodes >= max_nodes:
                 self.nodes = nodes
                 raise Budget
-            if not nodes & 255 and clock() > deadline:
+            if not nodes & 255:
                 self.nodes = nodes
-                raise Budget
+                yield
             stack.append([child, moves(child), 0, record])
+        self.nodes = nodes
+        return None
+
+    # -- best-first (quick-win phase only) ------------------------------------
+
+    def column_score(self, col: bytes) -> int:
+        """How well ordered ``col`` is (higher is better); cached per column.
+
+        Cards in the ordered run that starts with a king at the bottom count
+        +1 each (they never need to move again); every other card -1, and
+        every card lying above a lower card of its own suit -2 more (it must
+        leave the column before that card can go up).
+        """
+        cache = self._col_score
+        score = cache.get(col)
+        if score is None:
+            n = len(col)
+            good = 0
+            if n and RANK[col[0]] == KING:
+                good = 1
+                while good < n and col[good - 1] in PARENTS[col[good]]:
+                    good += 1
+            score = good - (n - good)
+            low = [13, 13, 13, 13]
+            for i in range(n):
+                card = col[i]
+                s = SUIT[card]
+                if i >= good and low[s] < RANK[card]:
+                    score -= 2
+                if RANK[card] < low[s]:
+                    low[s] = RANK[card]
+            cache[col] = score
+        return score
+
+    def score(self, state) -> int:
+        cols, found, talon, _p = state
+        column_score = self.column_score
+        total = 6 * (found[0] + found[1] + found[2] + found[3]) - len(talon) // 2
+        for col in cols:
+            if col:
+                total += column_score(col)
+            else:
+                total += 2
+        return total
+
+    def best_first(self):
+        """Greedy best-first search for a win: always expand the best-scored position.
+
+        A generator like :meth:`dfs`: returns the ``(state_before, move)`` path of a
+        win or None when the (possibly streamlined) space is exhausted.
+        """
+        record: list = []
+        state = self.autoplay(self.root, record)
+        if sum(state[1]) == 52:
+            return record
+        key, apply, autoplay, moves, score = self.key, self.apply, self.autoplay, self.moves, self.score
+        k0 = key(state)
+        parents = {k0: (None, record)}
+        heap = [(0, 0, state, k0)]
+        max_nodes = self.max_nodes if self.max_nodes is not None else float("inf")
+        nodes = self.nodes = 1
+        seq = 0
+        push, pop = heapq.heappush, heapq.heappop
+        if nodes >= max_nodes:
+            raise Budget
+        yield
+        while heap:
+            _, _, parent, pk = pop(heap)
+            for move in moves(parent):
+                record = [(parent, move)]
+                child = autoplay(apply(parent, move), record)
+                if sum(child[1]) == 52:
+                    self.nodes = nodes
+                    path = record
+                    while pk is not None:
+                        pk, rec = parents[pk]
+                        path = rec + path
+                    return path
+                k = key(child)
+                if k in parents:
+                    continue
+                parents[k] = (pk, record)
+                nodes += 1
+                if nodes >= max_nodes:
+                    self.nodes = nodes
+                    raise Budget
+                if not nodes & 255:
+                    self.nodes = nodes
+                    yield
+                seq -= 1
+                push(heap, (-score(child), seq, child, k))
         self.nodes = nodes
         return None
 
