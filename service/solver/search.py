@@ -161,7 +161,8 @@ class Searcher:
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
-        self._run_start: dict[bytes, int] = {}
+        self._run_start: dict[bytes, tuple[int, int]] = {}
+        self._reach: dict[tuple[int, int], frozenset[int]] = {}
         self._col_score: dict[bytes, int] = {}
 
     # -- position helpers ------------------------------------------------------
@@ -178,14 +179,18 @@ class Searcher:
 
     def run_start(self, col: bytes) -> int:
         """Index of the first card of the longest ordered group at the top of ``col``."""
+        return self.column_info(col)[0]
+
+    def column_info(self, col: bytes) -> tuple[int, int]:
+        """``(run start, lowest rank under the run)`` of a non-empty ``col``; cached."""
         cache = self._run_start
-        start = cache.get(col)
-        if start is None:
+        info = cache.get(col)
+        if info is None:
             start = len(col) - 1
             while start > 0 and col[start - 1] in PARENTS[col[start]]:
                 start -= 1
-            cache[col] = start
-        return start
+            info = cache[col] = (start, min((RANK[x] for x in col[:start]), default=13))
+        return info
 
     @staticmethod
     def apply(state, move):
@@ -230,16 +235,15 @@ class Searcher:
         safe = eager_to_foundation if self.streamline else safe_to_foundation
         while True:
             cols, found, talon, p = state
-            tops = {col[-1]: c for c, col in enumerate(cols) if col}
+            tops = [col[-1] if col else -1 for col in cols]
             for s in range(4):
                 count = found[s]
                 if count == 13:
                     continue
                 card = s * 13 + count
-                src = tops.get(card)
-                if src is not None:
+                if card in tops:
                     if safe(card, found):
-                        move = (CF, src)
+                        move = (CF, tops.index(card))
                         break
                 # Draw 1 only: every talon card is free at any time and taking one out
                 # changes nothing for the others, so the safe rule applies to it as to
@@ -268,7 +272,8 @@ class Searcher:
                 tops[col[-1]] = c
             elif first_empty < 0:
                 first_empty = c
-        run_start = self.run_start
+        column_info = self.column_info
+        streamline = self.streamline
         for src in range(7):
             col = cols[src]
             if not col:
@@ -276,7 +281,7 @@ class Searcher:
             top = col[-1]
             if found[SUIT[top]] == RANK[top]:
                 add((90 - RANK[top], (CF, src)))
-            start = run_start(col)
+            start, lowest = column_info(col)
             n = len(col)
             for i in range(start, n):
                 card = col[i]
@@ -294,18 +299,23 @@ class Searcher:
                     elif i == start:
                         under = col[i - 1]
                         # uncover toward the lowest card buried in the column
-                        score = 40 + 2 * (12 - min(RANK[x] for x in col[:i])) + n
+                        score = 40 + 2 * (12 - lowest) + n
                         if found[SUIT[under]] == RANK[under]:
                             score += 30
                     else:
                         under = col[i - 1]
-                        if self.streamline and found[SUIT[under]] != RANK[under]:
+                        if streamline and found[SUIT[under]] != RANK[under]:
                             continue
                         score = 5 + (40 if found[SUIT[under]] == RANK[under] else 0)
                     add((score, (CC, src, i, dst)))
         if talon:
             # Look the talon up from the few cards it could go to, not card by card.
-            reach = None if self.draw == 1 else set(talon_reach(len(talon), p, self.draw))
+            if self.draw == 1:
+                reach = None
+            else:
+                reach = self._reach.get((len(talon), p))
+                if reach is None:
+                    reach = self._reach[len(talon), p] = frozenset(talon_reach(len(talon), p, self.draw))
             find = talon.find
             for s in range(4):
                 if found[s] < 13:
