@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from .cards import CARDS, COLUMNS, FOUNDATIONS, STEP, SUITS, Card, Pile, format_cards
+from .cards import CARDS, COLUMNS, FOUNDATIONS, RANKS, STEP, SUITS, Card, Pile, format_cards
 from .deal import GameCode, deal_cards
 from .notation import DRAW, MOVE, RECYCLE, TAKE_BACK, TAP, UNDO, Action
 from .rules import Rejection
@@ -431,7 +431,8 @@ class Game:
         suit = card // 13
         raise Rejection(
             "FOUNDATION_SEQUENCE", card=str(card), foundation=FOUNDATIONS[suit].value,
-            expected=str(CARDS[suit * 13 + self.foundations[suit]]),
+            # The rank, not the card: its name could be one still face down in the stock.
+            needs=RANKS[self.foundations[suit]],
         )
 
     def _check_column_accepts(self, card: Card, dst: int, target: Pile) -> None:

@@ -44,7 +44,7 @@ RULE_PARAMS: dict[str, tuple[str, ...]] = {
     "GROUP_NOT_ORDERED": ("card", "pile", "above", "below"),
     "FOUNDATION_ONE_CARD": ("card", "count"),
     "FOUNDATION_WRONG_SUIT": ("card", "foundation"),
-    "FOUNDATION_SEQUENCE": ("card", "foundation", "expected"),
+    "FOUNDATION_SEQUENCE": ("card", "foundation", "needs"),
     "EMPTY_COLUMN_KING_ONLY": ("card", "column"),
     "TABLEAU_COLOUR": ("card", "onto"),
     "TABLEAU_RANK": ("card", "onto"),

@@ -8,11 +8,11 @@ not codes, say how params are shown to a player:
 - ``_piles``: the display name of each pile (``t1`` → "column 1", ``fH`` → "the
   hearts foundation"), used for the params :data:`PILE_PARAMS`;
 - ``_cards``: ``format``, ``ranks`` and ``suits`` for the params
-  :data:`CARD_PARAMS` (``7H`` → "7♥", ``TS`` → "10♠").
+  :data:`CARD_PARAMS` (``7H`` → "7♥", ``TS`` → "10♠"), and ``ranks`` alone for
+  :data:`RANK_PARAMS` (``T`` → "10").
 
-A value that is not a known pile or card (a version number in ``expected``, say)
-is shown as it is. This package does not import Flask; the HTTP layer calls
-:func:`negotiate` and :func:`message`.
+A value that is not a known pile, card or rank is shown as it is. This package
+does not import Flask; the HTTP layer calls :func:`negotiate` and :func:`message`.
 """
 
 from __future__ import annotations
@@ -28,8 +28,10 @@ DEFAULT_LANGUAGE = "en"
 
 #: Params whose values are pile names (``t1``…``t7``, ``waste``, ``stock``, ``fS``…, ``foundation``).
 PILE_PARAMS = frozenset({"pile", "column", "foundation"})
-#: Params whose values are cards (``7H``); ``expected`` is a card only when it looks like one.
-CARD_PARAMS = frozenset({"card", "top", "above", "below", "onto", "expected"})
+#: Params whose values are cards (``7H``).
+CARD_PARAMS = frozenset({"card", "top", "above", "below", "onto"})
+#: Params whose values are ranks (``A``, ``T``, ``K``).
+RANK_PARAMS = frozenset({"needs"})
 
 #: Shown in place of a param the caller did not pass (or passed as None).
 MISSING = "?"
@@ -103,6 +105,8 @@ def _display(name: str, value: Any, lang: str) -> str:
             return pile_name(value, lang)
         if name in CARD_PARAMS:
             return card_name(value, lang)
+        if name in RANK_PARAMS:
+            return _load(_lang(lang))["_cards"]["ranks"].get(value.upper(), value)
     return str(value)
 
 

@@ -139,8 +139,8 @@ def test_foundation_named_or_generic():
 
 def test_foundation_rejections():
     game = position(cols("3H", "2S", "5D 4C", "QC JD"), foundations=(0, 1, 0, 0))
-    reject(game, M("t1", "fH"), "FOUNDATION_SEQUENCE", card="3H", foundation="fH", expected="2H")
-    reject(game, M("t2", "foundation"), "FOUNDATION_SEQUENCE", card="2S", foundation="fS", expected="AS")
+    reject(game, M("t1", "fH"), "FOUNDATION_SEQUENCE", card="3H", foundation="fH", needs="2")
+    reject(game, M("t2", "foundation"), "FOUNDATION_SEQUENCE", card="2S", foundation="fS", needs="A")
     reject(game, M("t1", "fS"), "FOUNDATION_WRONG_SUIT", card="3H", foundation="fS")
     reject(game, M("t3", "foundation", "5D"), "FOUNDATION_ONE_CARD", card="5D", count=2)
 
@@ -218,7 +218,7 @@ def test_precedence_cases():
     reject(game, M("t1", "fD", "9C"), "FOUNDATION_ONE_CARD", card="9C", count=2)
     reject(game, M("t1", "fD"), "FOUNDATION_WRONG_SUIT", card="8H", foundation="fD")
     reject(game, M("waste", "fH"), "FOUNDATION_WRONG_SUIT", card="5S", foundation="fH")
-    reject(game, M("waste", "foundation"), "FOUNDATION_SEQUENCE", card="5S", foundation="fS", expected="AS")
+    reject(game, M("waste", "foundation"), "FOUNDATION_SEQUENCE", card="5S", foundation="fS", needs="A")
     # king-only beats colour and rank; colour beats rank
     reject(game, M("waste", "t3"), "EMPTY_COLUMN_KING_ONLY", card="5S", column="t3")
     reject(game, M("t1", "t2", "9C"), "TABLEAU_RANK", card="9C", onto="KD")

@@ -15,7 +15,7 @@ from service.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, message, negotiat
 
 SAMPLE = {
     "card": "7H", "onto": "8D", "top": "QS", "above": "5C", "below": "6S", "pile": "t3",
-    "column": "t5", "foundation": "fH", "expected": "4H", "sent": 7, "count": 3, "stock": 12, "limit": 100,
+    "column": "t5", "foundation": "fH", "needs": "Q", "sent": 7, "count": 3, "stock": 12, "limit": 100,
     "game": "g-123", "player": "p-456", "current": 9, "method": "PATCH", "retry_after": 30,
     "draw": 3, "code": "XYZ-123",
 }
@@ -132,9 +132,11 @@ def test_card_names():
     assert i18n.card_name("ZZ", "en") == "ZZ"
 
 
-def test_expected_is_a_card_only_when_it_looks_like_one():
-    text = message("FOUNDATION_SEQUENCE", {"card": "5H", "foundation": "fH", "expected": "3H"}, "en")
-    assert "3♥" in text and "the hearts foundation" in text
+def test_ranks_cards_and_numbers_are_each_shown_as_such():
+    text = message("FOUNDATION_SEQUENCE", {"card": "5H", "foundation": "fH", "needs": "T"}, "en")
+    assert "5♥" in text and "the hearts foundation" in text and "the 10 of its suit" in text
+    text = message("FOUNDATION_SEQUENCE", {"card": "5H", "foundation": "fH", "needs": "A"}, "de")
+    assert "Rang A" in text
     text = message("VERSION_MISMATCH", {"sent": 4, "current": 6}, "en")
     assert "version 4" in text and "version 6" in text
 
