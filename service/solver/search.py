@@ -46,6 +46,8 @@ Pruning (each rule is safe for *our* rules; see the argument next to it)
 3. A take-back of a card that the safe rule would play straight back is not
    generated: auto-play would undo it, giving the parent position again.
 4. Transpositions (above).
+5. A position that :func:`doomed` proves lost is not searched (always the root;
+   every position only with ``prune=True``, which costs more than it saves).
 
 Nothing else is pruned: every move of an ordered group, whole or partial, onto
 any column that accepts it, every take-back onto any column, every talon play.
@@ -141,6 +143,82 @@ def talon_steps(n_talon: int, p: int, draw: int, index: int) -> tuple[list[str],
     raise AssertionError(f"talon card {index} not reachable from p={p}")
 
 
+def doomed(cols, found, talon) -> bool:
+    """True when the position is provably lost: some card can never reach its foundation.
+
+    A necessary-condition analysis, sound for our rules (take-backs included).
+    Split each column into *blocks*, its maximal ordered runs.  Times are future
+    moments; for a card X, U(X) is the first time X reaches its foundation, T(X)
+    the first time X is the last card of a column, and for the bottom card W of a
+    block (not the column's first card), L(W) the first time W leaves its column.
+
+    * U(X), X not up yet: the next lower card of X's suit must be up before, so
+      U(lower) < U(X).  If X lies in a column, X must be the last card of some
+      column then; the cards of the blocks above X's block cannot travel with X
+      (the card under each such block's bottom stays the same while that bottom is
+      there, and it does not take it), so each of those bottoms B has left first:
+      L(B) < U(X).  X in the talon: nothing more is required (over-estimate).
+    * T(P), P in a column: likewise L(B) < T(P) for each bottom B above P's block.
+      P in the talon or on a foundation: assumed possible (it may be played or
+      taken back onto a column).
+    * L(W): W leaves only as the base of a moved group (the card under W is not its
+      parent and cannot change while W is there, so W never moves with a card
+      under it), or alone to its foundation.  So W goes to its foundation
+      (U(W) = L(W): needs U(lower) and the blocks above gone, as above), or onto one
+      of its two parents P, which is the last card of a column just before:
+      T(P) < L(W); or W is a king, to an empty column (assumed possible).
+
+    Each requirement is strictly earlier, so an event whose every way needs itself
+    earlier (a cycle) never happens.  The least fixed point below marks the events
+    that have a way without such a cycle (an over-estimate of what can happen);
+    when some card's U is not marked, that card never reaches its foundation and
+    the position is lost.
+    """
+    loc = {}
+    bottoms = []
+    for c, col in enumerate(cols):
+        prev = -1
+        for i, card in enumerate(col):
+            loc[card] = (c, i)
+            if i and prev not in PARENTS[card] and RANK[card] != KING:
+                bottoms.append((c, i, card))
+            prev = card
+    if not bottoms:
+        return False
+    upto = list(found)
+    while True:
+        # stuck[c]: highest index of a bottom of column c whose L is not (yet) possible;
+        # the card at index i of column c can become a last card only if i >= stuck[c].
+        stuck = [-1] * 7
+        for c, i, _card in bottoms:
+            if i > stuck[c]:
+                stuck[c] = i
+        for s in range(4):
+            n = upto[s]
+            while n < 13:
+                where = loc.get(s * 13 + n)
+                if where is not None and where[1] < stuck[where[0]]:
+                    break
+                n += 1
+            upto[s] = n
+        still = []
+        for bottom in bottoms:
+            card = bottom[2]
+            if RANK[card] < upto[SUIT[card]]:
+                continue
+            for parent in PARENTS[card]:
+                where = loc.get(parent)
+                if where is None or where[1] >= stuck[where[0]]:
+                    break
+            else:
+                still.append(bottom)
+        if len(still) == len(bottoms):
+            return upto != [13, 13, 13, 13]
+        bottoms = still
+        if not bottoms:
+            return False
+
+
 class Budget(Exception):
     """Raised inside the search when the node or time budget is spent."""
 
@@ -150,12 +228,15 @@ class Searcher:
 
     def __init__(
         self, cols, found, talon, p, draw, *, deadline: float = float("inf"), max_nodes: int | None = None,
-        streamline: bool = False,
+        streamline: bool = False, prune: bool = False,
     ):
         #: streamline: a search for a *quick win* with unsafe restrictions (no take-backs,
         #: partial groups only to uncover a foundation card, eager auto-play).  Its
         #: "no win found" proves nothing; the caller then runs the complete search.
         self.streamline = streamline
+        #: prune: drop every position that :func:`doomed` proves lost (sound, but it costs
+        #: more time than it saves in measurements; the root is always checked)
+        self.prune = prune
         self.root = (tuple(bytes(c) for c in cols), tuple(found), bytes(talon), p)
         self.draw = draw
         self.deadline = deadline
@@ -387,9 +468,12 @@ class Searcher:
         if self.max_nodes is not None and self.max_nodes <= 1:
             raise Budget
         yield
+        if doomed(state[0], state[1], state[2]):
+            return None
         stack = [[state, self.moves(state), 0, root_record]]
         key, apply, autoplay, moves = self.key, self.apply, self.autoplay, self.moves
         max_nodes = self.max_nodes if self.max_nodes is not None else float("inf")
+        prune = self.prune
         nodes = 1
         while stack:
             frame = stack[-1]
@@ -421,6 +505,8 @@ class Searcher:
             if not nodes & 255:
                 self.nodes = nodes
                 yield
+            if prune and doomed(child[0], child[1], child[2]):
+                continue
             stack.append([child, moves(child), 0, record])
         self.nodes = nodes
         return None
@@ -488,6 +574,9 @@ class Searcher:
         if nodes >= max_nodes:
             raise Budget
         yield
+        if doomed(state[0], state[1], state[2]):
+            return None
+        prune = self.prune
         while heap:
             _, _, parent, pk = pop(heap)
             for move in moves(parent):
@@ -511,6 +600,8 @@ class Searcher:
                 if not nodes & 255:
                     self.nodes = nodes
                     yield
+                if prune and doomed(child[0], child[1], child[2]):
+                    continue
                 seq -= 1
                 push(heap, (-score(child), seq, child, k))
         self.nodes = nodes

@@ -13,7 +13,7 @@ import pytest
 
 from service.engine import CARDS, Action, Game, GameCode
 from service.solver import Solution, hint, solve, winnable_deal
-from service.solver.search import safe_to_foundation, talon_reach, talon_steps
+from service.solver.search import Searcher, doomed, safe_to_foundation, talon_reach, talon_steps
 
 # -- helpers -------------------------------------------------------------------------
 
@@ -316,3 +316,72 @@ def test_positions_from_random_play(draw):
             assert game.is_legal(solution.line[0])
         del deal
     assert decided >= 6
+
+
+# -- the static deadlock proof ----------------------------------------------------------------
+
+
+def _searcher(game: Game, **options) -> Searcher:
+    talon = list(game.waste) + list(reversed(game.stock))
+    return Searcher(game.tableau, game.foundations, talon, len(game.waste), game.code.draw, **options)
+
+
+def tight_endgame(rng: random.Random, draw: int) -> Game:
+    """2 to 5 high cards left in every suit, piled on few columns: blocked columns are common."""
+    foundations = [rng.randint(8, 11) for _ in range(4)]
+    cards = [s * 13 + r for s in range(4) for r in range(foundations[s], 13)]
+    rng.shuffle(cards)
+    n_talon = rng.randint(0, 2)
+    talon, rest = cards[:n_talon], cards[n_talon:]
+    tableau = [[] for _ in range(7)]
+    used = rng.randint(3, 5)
+    for index, card in enumerate(rest):
+        tableau[index if index < used else rng.randrange(used)].append(card)
+    return position(tableau, foundations, talon, (), draw)
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_doomed_positions_are_lost_by_brute_force(draw):
+    rng = random.Random(300 + draw)
+    counts = {"doomed": 0, "not doomed": 0}
+    while counts["doomed"] < 8 or counts["not doomed"] < 25:
+        game = tight_endgame(rng, draw)
+        root = _searcher(game).root
+        verdict = doomed(root[0], root[1], root[2])
+        if counts["doomed" if verdict else "not doomed"] >= (8 if verdict else 25):
+            continue
+        try:
+            winnable = brute_force_winnable(game, limit=20_000)
+        except TooLarge:
+            continue
+        if verdict:
+            assert not winnable, game.to_state()
+        counts["doomed" if verdict else "not doomed"] += 1
+        # The search that prunes every doomed position agrees with the brute force too.
+        assert (_searcher(game, prune=True).run() is not None) == winnable, game.to_state()
+
+
+def test_doomed_needs_both_parents_blocked():
+    # QS lies on JS (its own suit, lower) and both red kings lie under them: QS can
+    # go neither up nor onto a king, so JS never comes out.
+    foundations = [10, 12, 12, 13]  # up to TS, QH, QD, all clubs
+    blocked = [[38, 25, 10, 11], [12], [], [], [], [], []]  # KD KH JS QS | KS
+    game = position(blocked, foundations)
+    root = _searcher(game).root
+    assert doomed(root[0], root[1], root[2])
+    assert not brute_force_winnable(game) and solve(game).verdict == "unwinnable"
+    # With the king of diamonds elsewhere, QS can move onto it: not doomed (and winnable).
+    free = [[25, 10, 11], [12], [38], [], [], [], []]
+    game = position(free, foundations)
+    root = _searcher(game).root
+    assert not doomed(root[0], root[1], root[2])
+    assert brute_force_winnable(game) and solve(game).verdict == "winnable"
+
+
+def test_doomed_deal_is_unwinnable_at_once():
+    # A deal whose starting tableau already holds a cycle of blocks (found by scanning deals).
+    game = Game.from_code(GameCode(draw=1, deal=12464506))
+    root = _searcher(game).root
+    assert doomed(root[0], root[1], root[2])
+    solution = solve(game, budget_ms=2000)
+    assert solution.verdict == "unwinnable" and solution.nodes <= 3
