@@ -26,5 +26,11 @@ lint: $(STAMP)
 openapi: $(STAMP)  ## regenerate the checked-in openapi.yaml from the code
 	$(BIN)/flask --app service openapi-yaml openapi.yaml
 
+bench: $(STAMP)  ## the benchmarks that print ratios (engine, API vs its floor, solver, leaderboards)
+	$(BIN)/python bench/engine.py --quick
+	$(BIN)/python bench/api.py
+	$(BIN)/python bench/solver.py --deals 200
+	$(BIN)/python bench/leaderboard.py --games 100000
+
 clean:
 	rm -rf $(VENV) instance .pytest_cache .hypothesis

@@ -41,7 +41,8 @@ def sqlite_template(tmp_path_factory) -> str:
 
 @pytest.fixture(scope="session")
 def postgres_url():
-    admin = sa.create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+    # pre-ping: the fault test restarts PostgreSQL, which kills pooled connections.
+    admin = sa.create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT", pool_pre_ping=True)
     name = f"solitaire_test_{uuid.uuid4().hex[:10]}"
     try:
         with admin.connect() as connection:

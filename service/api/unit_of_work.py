@@ -22,7 +22,7 @@ from ..engine import Game as EngineGame
 from ..extensions import db
 from ..store import IdempotentAnswer, write_transaction
 from ..store.db import lock_game_row, store_action
-from .auth import require_owner
+from .auth import is_id, require_owner
 from .present import etag, game_json, json_response
 from .problems import PROBLEM_MEDIA_TYPE, ApiProblem, problem_response
 
@@ -35,7 +35,7 @@ def game_action(view):
     @wraps(view)
     def wrapper(*args, game_id: str, **kwargs):
         with write_transaction():
-            row = lock_game_row(game_id)
+            row = lock_game_row(game_id) if is_id(game_id) else None
             if row is None:
                 raise ApiProblem("GAME_NOT_FOUND", game=game_id)
             require_owner(row.token_hash)

@@ -16,7 +16,6 @@ alone, never in parallel with other PostgreSQL tests.
 from __future__ import annotations
 
 import contextlib
-import gc
 import http.client
 import json
 import os
@@ -246,15 +245,6 @@ def postgres_ready(timeout: float = 30.0) -> bool:
     return False
 
 
-def _forget_dead_connections() -> None:
-    # Pooled connections of other engines in this process died with the server; an
-    # engine without pool_pre_ping would hand one out and fail once. Start them afresh.
-    for obj in gc.get_objects():
-        if isinstance(obj, sa.Engine) and obj.dialect.name == "postgresql":
-            with contextlib.suppress(Exception):
-                obj.pool.dispose()
-
-
 @contextlib.contextmanager
 def scratch_database(kind: str, tmp_path: Path):
     if kind == "sqlite":
@@ -348,7 +338,6 @@ def _database_outage(server: Server, load: Load) -> None:
     finally:
         postgres("start")
         assert postgres_ready(), "PostgreSQL did not come back"
-        _forget_dead_connections()
     # The same gunicorn recovers: pool_pre_ping replaces the dead connections.
     deadline = time.monotonic() + 30
     while request(server.port, "GET", "/readyz")[0] != 200:
