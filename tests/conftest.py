@@ -1,25 +1,17 @@
-"""Shared fixtures: an app on SQLite and on PostgreSQL, built by the real migrations.
-
-PostgreSQL tests use a throw-away database on ``TEST_POSTGRES_URL`` (default: the
-local server with trust auth). Without a reachable server they are skipped,
-except under CI (``CI`` set), where that is a failure.
-"""
+"""Shared fixtures: an app on SQLite and on PostgreSQL, built by the real migrations."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import uuid
 
 import pytest
 import sqlalchemy as sa
 
 from service import create_app
 from service.extensions import db
+from tests.databases import BACKENDS, scratch_postgres
 from tests.live import serving
 
-POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
-BACKENDS = [name.strip() for name in os.environ.get("TEST_DATABASES", "sqlite,postgresql").split(",")]
 TABLES = ("idempotent_answers", "actions", "games", "players")
 
 
@@ -41,22 +33,9 @@ def sqlite_template(tmp_path_factory) -> str:
 
 @pytest.fixture(scope="session")
 def postgres_url():
-    # pre-ping: the fault test restarts PostgreSQL, which kills pooled connections.
-    admin = sa.create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT", pool_pre_ping=True)
-    name = f"solitaire_test_{uuid.uuid4().hex[:10]}"
-    try:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    except sa.exc.OperationalError as error:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"PostgreSQL unreachable: {error}")
-    url = POSTGRES_URL.rsplit("/", 1)[0] + f"/{name}"
-    _upgrade(url)
-    yield url
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    admin.dispose()
+    with scratch_postgres("solitaire_test") as url:
+        _upgrade(url)
+        yield url
 
 
 @pytest.fixture(params=BACKENDS)

@@ -26,18 +26,18 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+
+from tests.databases import scratch_postgres
 
 ROOT = Path(__file__).resolve().parents[2]
 FULL = os.environ.get("FAULT_TEST_FULL") == "1"
 PHASE_SECONDS = 10.0 if FULL else 2.0
 WORKER_KILLS = 3 if FULL else 1
 CLIENTS = 6
-POSTGRES_ADMIN = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 
 
 # -- gunicorn ----------------------------------------------------------------------
@@ -250,23 +250,11 @@ def scratch_database(kind: str, tmp_path: Path):
     if kind == "sqlite":
         yield f"sqlite:///{tmp_path / 'faults.db'}"
         return
-    admin = sa.create_engine(POSTGRES_ADMIN, isolation_level="AUTOCOMMIT", pool_pre_ping=True)
-    name = f"faults_{uuid.uuid4().hex[:10]}"
-    try:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    except sa.exc.OperationalError as error:
-        admin.dispose()
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"PostgreSQL unreachable: {error}")
-    try:
-        yield POSTGRES_ADMIN.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        postgres_ready()
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.dispose()
+    with scratch_postgres("faults") as url:
+        try:
+            yield url
+        finally:
+            postgres_ready()  # the test may have left the server still starting
 
 
 def migrate(url: str) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 import sqlalchemy as sa
 from alembic import command
@@ -12,7 +10,7 @@ from flask_migrate import downgrade, upgrade
 
 from service import create_app
 from service.extensions import db
-from tests.conftest import BACKENDS, POSTGRES_URL
+from tests.databases import BACKENDS, scratch_postgres
 
 TABLES = {"players", "games", "actions", "idempotent_answers"}
 
@@ -23,20 +21,8 @@ def empty_database(request, tmp_path):
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'empty.db'}"
         return
-    admin = sa.create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
-    name = f"solitaire_migrations_{uuid.uuid4().hex[:10]}"
-    try:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    except sa.exc.OperationalError as error:
-        admin.dispose()
-        pytest.skip(f"PostgreSQL unreachable: {error}")
-    try:
-        yield POSTGRES_URL.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.dispose()
+    with scratch_postgres("solitaire_migrations") as url:
+        yield url
 
 
 def tables() -> set[str]:
