@@ -20,8 +20,7 @@ from flask import g, request
 from ..engine import Action, Rejection
 from ..engine import Game as EngineGame
 from ..extensions import db
-from ..store import IdempotentAnswer, write_transaction
-from ..store.db import lock_game_row, store_action
+from ..store import IdempotentAnswer, lock_game_row, store_action, write_transaction
 from .auth import is_id, require_owner
 from .present import etag, game_json, json_response
 from .problems import PROBLEM_MEDIA_TYPE, ApiProblem, problem_response

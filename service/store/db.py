@@ -106,14 +106,6 @@ def write_transaction():
         _immediate.reset(token)
 
 
-def lock_game(game_id: str) -> Game | None:
-    """Load a game inside :func:`write_transaction`, locked until commit."""
-    query = select(Game).where(Game.id == game_id)
-    if not is_sqlite():
-        query = query.with_for_update()
-    return db.session.execute(query).scalar_one_or_none()
-
-
 # The hot path of every action in SQLAlchemy Core: the ORM's unit of work (identity
 # map, change tracking, flush) cost more than the three statements themselves.
 _GAMES = Game.__table__
@@ -125,7 +117,7 @@ _INSERT_ACTION = insert(Action.__table__)
 
 
 def lock_game_row(game_id: str) -> Row | None:
-    """Like :func:`lock_game`, as a plain row (column attributes, no ORM object)."""
+    """Load a game's row inside :func:`write_transaction`, locked until commit."""
     query = _SELECT_GAME if is_sqlite() else _SELECT_GAME_FOR_UPDATE
     return db.session.connection().execute(query, {"game": game_id}).first()
 
