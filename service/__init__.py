@@ -31,6 +31,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.config.update(config.from_environment())
     app.config.update(overrides or {})
     app.json.sort_keys = False  # answers keep the field order of API.md
+    app.json.ensure_ascii = False  # UTF-8 as the contract says: "10♥", not "10\\u2665"
 
     url = app.config.get("DATABASE_URL")
     if not url:
