@@ -10,12 +10,15 @@ medians:
 * one player's best wins (``?player=…``),
 * page 2 of the top 50 (whose ranks cost two COUNTs inside the same statement),
 
-each through the Flask app (test client: routing, query parsing, SQLAlchemy,
-JSON) and as the very statement the view builds, compiled for PostgreSQL and
-executed with psycopg. Prints the load time, both medians and their ratio
-(target: API <= 2x raw SQL), and each query's ``EXPLAIN ANALYZE`` plan, flagging
-any sequential scan. Run ``python bench/leaderboard.py`` (``--games 100000`` for a
-short run). The scratch database is dropped at the end unless ``--keep``.
+each through the Flask app as served (test client: routing, query parsing, the
+rate limiter, the pooled connection and its pre-ping, SQLAlchemy, JSON; also
+without the limiter and without pre-ping) and as the very statement the view
+executes (same SQL text, same parameters, same rows) with psycopg. Prints the
+load time, the medians of alternating runs and the ratio (target: API <= 2x raw
+SQL), and each query's ``EXPLAIN ANALYZE`` plan, flagging any sequential scan.
+Run ``python bench/leaderboard.py`` (``--games 100000`` for a short run). The
+scratch database is dropped at the end unless ``--keep``; ``--url`` measures a
+kept one again.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 import psycopg  # noqa: E402
 
 from service import create_app  # noqa: E402
-from service.api.leaderboards import _decode, board_filters, page_statement  # noqa: E402
+from service.api.leaderboards import _decode, page_query  # noqa: E402
 from service.engine import GameCode  # noqa: E402
 from service.extensions import db  # noqa: E402
 
@@ -106,9 +109,10 @@ def busiest_player(url: str) -> str:
             "GROUP BY player_id ORDER BY count(*) DESC LIMIT 1 OFFSET 5").fetchone()[0]
 
 
-def compiled(statement, dialect) -> tuple[str, dict]:
+def compiled(statement, params: dict, dialect) -> tuple[str, dict]:
+    """The SQL text and parameters SQLAlchemy sends to psycopg for this statement."""
     query = statement.compile(dialect=dialect)
-    return str(query), dict(query.params)
+    return str(query), query.construct_params(params)
 
 
 def main() -> None:
@@ -118,9 +122,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=300)
     parser.add_argument("--admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
+    parser.add_argument("--url", help="measure a database kept by an earlier --keep run (no load)")
     args = parser.parse_args()
     rng = random.Random(5)
 
+    if args.url:
+        run(args.url, args.url.replace("postgresql://", "postgresql+psycopg://", 1), args.rounds)
+        return
     name, url = create_database(args.admin_url)
     sqlalchemy_url = url.replace("postgresql://", "postgresql+psycopg://", 1)
     print(f"scratch database {name}")
@@ -132,74 +140,89 @@ def main() -> None:
         run(url, sqlalchemy_url, args.rounds)
     finally:
         if args.keep:
-            print(f"kept {url}")
+            print(f"kept {url} (measure it again with --url)")
         else:
             drop_database(args.admin_url, name)
 
 
+# A limit the bench never reaches: the limiter does all its work on every request, as served.
+UNREACHED = "100000000 per minute"
+
+SIDES = """\
+API     GET through the Flask test client of the app as served: routing, query-string
+        parsing, the per-address rate limit (memory storage; limit set out of reach),
+        a pooled connection (pool_pre_ping: one SELECT 1 round trip per checkout), the
+        statement (SQLAlchemy compiled cache), rows to JSON, the response.
+no-lim  the same with RATELIMIT_ENABLED false.
+no-ping the same as API without pool_pre_ping.
+SQL     the API's statement: the SQL text and parameters SQLAlchemy sends, executed and
+        fetched (all rows: limit + 1) with psycopg on one open autocommit connection.
+Both sides use psycopg's default prepare_threshold (prepared after 5 executions).
+Medians of alternating runs; target API <= 2x SQL."""
+
+
 def run(url: str, sqlalchemy_url: str, rounds: int) -> None:
-    app = create_app({"DATABASE_URL": sqlalchemy_url, "RATELIMIT_ENABLED": False})
-    client = app.test_client()
-    # The same app without pool_pre_ping: the ping is one more round trip per request.
-    unpinged = create_app({"DATABASE_URL": sqlalchemy_url, "RATELIMIT_ENABLED": False,
-                           "SQLALCHEMY_ENGINE_OPTIONS": {}})
-    client2 = unpinged.test_client()
+    apps = {
+        "API": create_app({"DATABASE_URL": sqlalchemy_url, "RATELIMIT_DEFAULT": UNREACHED}),
+        "no-lim": create_app({"DATABASE_URL": sqlalchemy_url, "RATELIMIT_ENABLED": False}),
+        "no-ping": create_app({"DATABASE_URL": sqlalchemy_url, "RATELIMIT_DEFAULT": UNREACHED,
+                               "SQLALCHEMY_ENGINE_OPTIONS": {}}),
+    }
+    clients = {name: app.test_client() for name, app in apps.items()}
+    client = clients["API"]
     player = busiest_player(url)
     since, until = NOW - timedelta(days=60), NOW - timedelta(days=30)
     first = client.get("/v1/leaderboard?draw=1&limit=50").get_json()
     cases = [
-        ("top 50, draw 1", "/v1/leaderboard?draw=1&limit=50", board_filters(draw=1), None),
+        ("top 50, draw 1", "/v1/leaderboard?draw=1&limit=50", {"draw": 1}, None),
         ("draw 1, 30-day window", f"/v1/leaderboard?draw=1&limit=50&since={since:%Y-%m-%dT%H:%M:%SZ}"
-         f"&until={until:%Y-%m-%dT%H:%M:%SZ}", board_filters(draw=1, since=since, until=until), None),
-        ("one player's wins", f"/v1/leaderboard?player={player}&limit=50", board_filters(player=player), None),
-        ("page 2, draw 1", f"/v1/leaderboard?draw=1&limit=50&cursor={first['next']}", board_filters(draw=1),
-         first["items"][-1]),
+         f"&until={until:%Y-%m-%dT%H:%M:%SZ}", {"draw": 1, "since": since, "until": until}, None),
+        ("one player's wins", f"/v1/leaderboard?player={player}&limit=50", {"player": player}, None),
+        ("page 2, draw 1", f"/v1/leaderboard?draw=1&limit=50&cursor={first['next']}", {"draw": 1},
+         first["next"]),
     ]
-    with app.app_context():
+    with apps["API"].app_context():
         dialect = db.engine.dialect
+    print(f"\n{SIDES}\n")
+    header = "".join(f"{name:>9}" for name in clients)
+    print(f"{'query':22} {'rows':>4}{header} {'SQL':>8} {'ratio':>6}  (ms, medians of {rounds})")
     with psycopg.connect(url, autocommit=True) as raw:
-        print(f"\n{'query':24} {'API ms':>8} {'SQL ms':>8} {'ratio':>6} {'API ms*':>8} {'ratio*':>6}"
-              f"  (medians of {rounds}, alternating; * without pool_pre_ping)")
-        for label, path, terms, last in cases:
-            position = None
-            if last is not None:  # page 2: the keyset and the two COUNTs of its ranks, one statement
-                with app.test_request_context():
-                    position = _decode(path.split("cursor=")[1])
-            statements = [page_statement(terms, position, 50)]
-            sqls = [compiled(statement, dialect) for statement in statements]
-            assert client.get(path).status_code == 200
-            api_times, sql_times, api2_times = [], [], []
-            for _ in range(10):  # warm all three
-                client.get(path)
-                client2.get(path)
-                for sql, params in sqls:
-                    raw.execute(sql, params).fetchall()
+        for label, path, filters, cursor in cases:
+            with apps["API"].test_request_context():
+                statement, params = page_query(filters, _decode(cursor), 50)
+            sql, values = compiled(statement, params, dialect)
+            body = client.get(path).get_json()
+            rows = len(raw.execute(sql, values).fetchall())
+            # The same rows: the page plus the one that tells whether another page follows.
+            assert rows == len(body["items"]) + (body["next"] is not None), (rows, len(body["items"]))
+            times: dict[str, list[float]] = {name: [] for name in [*clients, "SQL"]}
+            for _ in range(10):  # warm every side (and let psycopg prepare on both)
+                for each in clients.values():
+                    each.get(path)
+                raw.execute(sql, values).fetchall()
             for _ in range(rounds):
+                for name, each in clients.items():
+                    start = time.perf_counter()
+                    response = each.get(path)
+                    times[name].append(time.perf_counter() - start)
+                    assert response.status_code == 200, response.status_code
                 start = time.perf_counter()
-                response = client.get(path)
-                api_times.append(time.perf_counter() - start)
-                assert response.status_code == 200
-                start = time.perf_counter()
-                for sql, params in sqls:
-                    raw.execute(sql, params).fetchall()
-                sql_times.append(time.perf_counter() - start)
-                start = time.perf_counter()
-                client2.get(path)
-                api2_times.append(time.perf_counter() - start)
-            api, sql = statistics.median(api_times) * 1000, statistics.median(sql_times) * 1000
-            api2 = statistics.median(api2_times) * 1000
-            flag = "" if api <= 2 * sql else "  > 2x"
-            print(f"{label:24} {api:8.3f} {sql:8.3f} {api / sql:6.2f} {api2:8.3f} {api2 / sql:6.2f}{flag}")
-            case_plans.append((label, sqls))
+                raw.execute(sql, values).fetchall()
+                times["SQL"].append(time.perf_counter() - start)
+            medians = {name: statistics.median(each) * 1000 for name, each in times.items()}
+            api, sql_ms = medians["API"], medians["SQL"]
+            flag = "" if api <= 2 * sql_ms else "  > 2x"
+            cells = "".join(f"{medians[name]:9.3f}" for name in clients)
+            print(f"{label:22} {rows:4d}{cells} {sql_ms:8.3f} {api / sql_ms:6.2f}{flag}")
+            case_plans.append((label, sql, values))
         print()
-        for label, sqls in case_plans:
-            for sql, params in sqls:
-                plan = [line for (line,) in raw.execute(f"EXPLAIN (ANALYZE, BUFFERS) {sql}", params).fetchall()]
-                seq = any("Seq Scan" in line for line in plan)
-                print(f"-- {label}: {'SEQ SCAN!' if seq else 'index scans only'}")
-                print("\n".join(plan))
-                print()
-    for each in (app, unpinged):
+        for label, sql, values in case_plans:
+            plan = [line for (line,) in raw.execute(f"EXPLAIN (ANALYZE, BUFFERS) {sql}", values).fetchall()]
+            seq = any("Seq Scan" in line for line in plan)
+            print(f"-- {label}: {'SEQ SCAN!' if seq else 'index scans only'}")
+            print("\n".join(plan))
+            print()
+    for each in apps.values():
         with each.app_context():
             db.engine.dispose()
 
