@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 import psycopg  # noqa: E402
 
 from service import create_app  # noqa: E402
-from service.api.leaderboards import _decode, page_query  # noqa: E402
+from service.api.leaderboards import _decode, leaderboard_page, page_query  # noqa: E402
 from service.engine import GameCode  # noqa: E402
 from service.extensions import db  # noqa: E402
 
@@ -155,6 +155,8 @@ API     GET through the Flask test client of the app as served: routing, query-s
         statement (SQLAlchemy compiled cache), rows to JSON, the response.
 no-lim  the same with RATELIMIT_ENABLED false.
 no-ping the same as API without pool_pre_ping.
+view    the service's data path alone: leaderboard_page() called in an app context
+        (pooled connection with its ping, the statement, rows to dicts), no HTTP.
 SQL     the API's statement: the SQL text and parameters SQLAlchemy sends, executed and
         fetched (all rows: limit + 1) with psycopg on one open autocommit connection.
 Both sides use psycopg's default prepare_threshold (prepared after 5 executions).
@@ -184,7 +186,7 @@ def run(url: str, sqlalchemy_url: str, rounds: int) -> None:
     with apps["API"].app_context():
         dialect = db.engine.dialect
     print(f"\n{SIDES}\n")
-    header = "".join(f"{name:>9}" for name in clients)
+    header = "".join(f"{name:>9}" for name in [*clients, "view"])
     print(f"{'query':22} {'rows':>4}{header} {'SQL':>8} {'ratio':>6}  (ms, medians of {rounds})")
     with psycopg.connect(url, autocommit=True) as raw:
         for label, path, filters, cursor in cases:
@@ -195,7 +197,7 @@ def run(url: str, sqlalchemy_url: str, rounds: int) -> None:
             rows = len(raw.execute(sql, values).fetchall())
             # The same rows: the page plus the one that tells whether another page follows.
             assert rows == len(body["items"]) + (body["next"] is not None), (rows, len(body["items"]))
-            times: dict[str, list[float]] = {name: [] for name in [*clients, "SQL"]}
+            times: dict[str, list[float]] = {name: [] for name in [*clients, "view", "SQL"]}
             for _ in range(10):  # warm every side (and let psycopg prepare on both)
                 for each in clients.values():
                     each.get(path)
@@ -206,14 +208,19 @@ def run(url: str, sqlalchemy_url: str, rounds: int) -> None:
                     response = each.get(path)
                     times[name].append(time.perf_counter() - start)
                     assert response.status_code == 200, response.status_code
+                with apps["API"].app_context():
+                    start = time.perf_counter()
+                    leaderboard_page(filters, cursor, 50)
+                    times["view"].append(time.perf_counter() - start)
                 start = time.perf_counter()
                 raw.execute(sql, values).fetchall()
                 times["SQL"].append(time.perf_counter() - start)
             medians = {name: statistics.median(each) * 1000 for name, each in times.items()}
             api, sql_ms = medians["API"], medians["SQL"]
             flag = "" if api <= 2 * sql_ms else "  > 2x"
-            cells = "".join(f"{medians[name]:9.3f}" for name in clients)
-            print(f"{label:22} {rows:4d}{cells} {sql_ms:8.3f} {api / sql_ms:6.2f}{flag}")
+            cells = "".join(f"{medians[name]:9.3f}" for name in [*clients, "view"])
+            print(f"{label:22} {rows:4d}{cells} {sql_ms:8.3f} {api / sql_ms:6.2f}{flag}"
+                  f"  (view/SQL {medians['view'] / sql_ms:.2f})")
             case_plans.append((label, sql, values))
         print()
         for label, sql, values in case_plans:
