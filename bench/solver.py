@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import service.solver  # noqa: E402
 from service.engine import Game, GameCode  # noqa: E402
 from service.engine.deal import DEAL_COUNT  # noqa: E402
 from service.solver import solve  # noqa: E402
@@ -72,7 +73,14 @@ def main(argv=None) -> None:
     parser.add_argument("--verbose", action="store_true", help="one line per deal")
     parser.add_argument("--wall", action="store_true",
                         help="budget and times in wall time (default: this process's CPU time, fair on a busy machine)")
+    parser.add_argument("--backend", choices=("c", "python"),
+                        help="depth-first search core (default: the C core when it is built)")
     args = parser.parse_args(argv)
+    if args.backend:
+        if args.backend == "c" and service.solver.fast.BACKEND != "c":
+            parser.error("the C core (service/solver/_csearch) is not built")
+        service.solver.BACKEND = args.backend
+    print(f"backend: {service.solver.BACKEND}", flush=True)
     for draw in args.draw or (1, 3):
         clock = time.perf_counter if args.wall else time.process_time
         r = run(draw, args.deals, args.seed, args.cap, args.verbose, clock)

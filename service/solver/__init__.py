@@ -1,6 +1,8 @@
 """The solver of Solitaire Réfléchi: is a position winnable, and how.
 
-Pure Python; it imports only :mod:`service.engine` and the standard library.
+It imports only :mod:`service.engine` and the standard library; the depth-first
+searches run in a compiled C core when it is built (:mod:`service.solver.fast`,
+``BACKEND == "c"``), in the pure Python reference otherwise (``"python"``).
 
 * :func:`solve` — ``"winnable"`` with a complete line of engine actions to a
   win, ``"unwinnable"`` only after an exhaustive search (with provably safe
@@ -27,9 +29,14 @@ from dataclasses import dataclass
 from service.engine import CARDS, COLUMNS, FOUNDATIONS, Action, Game, GameCode, Pile, random_deal
 from service.engine.deal import DEAL_COUNT
 
+from . import fast
 from .search import CC, CF, FC, SUIT, TC, TF, Budget, Searcher, talon_steps
 
-__all__ = ["Solution", "hint", "solve", "winnable_deal"]
+__all__ = ["BACKEND", "Solution", "hint", "solve", "winnable_deal"]
+
+#: the depth-first searches in use: "c" (compiled core, see service.solver.fast) or "python";
+#: set it to "python" to run the pure Python reference
+BACKEND = fast.BACKEND
 
 WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
 #: shares of the CPU time of the three searches run side by side (see solve)
@@ -84,10 +91,11 @@ def solve(
     #   "unwinnable", and it finds wins too.
     # A win from any of them is as good as any other (every line is replayed); the
     # streamlined ones' failures prove nothing, they just stop.
+    dfs = fast.CSearcher if BACKEND == "c" else Searcher
     searches = [
-        [Searcher(cols, found, talon, waste, draw, streamline=True, max_nodes=max_nodes), "dfs", QUICK_DFS_WEIGHT],
+        [dfs(cols, found, talon, waste, draw, streamline=True, max_nodes=max_nodes), "dfs", QUICK_DFS_WEIGHT],
         [Searcher(cols, found, talon, waste, draw, streamline=True, max_nodes=max_nodes), "best", QUICK_BEST_WEIGHT],
-        [Searcher(cols, found, talon, waste, draw, max_nodes=max_nodes), "dfs", COMPLETE_WEIGHT],
+        [dfs(cols, found, talon, waste, draw, max_nodes=max_nodes), "dfs", COMPLETE_WEIGHT],
     ]
     for entry in searches:
         searcher, kind, weight = entry

@@ -1,0 +1,841 @@
+/* The depth-first search of service/solver/search.py (Searcher.dfs), in C.
+ *
+ * A faithful port: the same position (columns, foundations, talon, p), the same
+ * moves in the same order, the same automatic safe foundation plays, the same
+ * transposition key, the same pruning (rules 1-4 of search.py; the root's
+ * `doomed` check stays in Python).  The transposition table stores the FULL
+ * canonical keys (a 64-bit hash only picks the slot and filters comparisons),
+ * so a hash collision can never prune a position: an exhausted search really
+ * is exhaustive.  The Python wrapper (service/solver/fast.py) replays every
+ * winning line through the Python move rules and the engine.
+ *
+ *     Search(cols: list[bytes], found: tuple[int, ...], talon: bytes, p: int,
+ *            draw: int, streamline: bool)
+ *     .step(limit) -> 0 running (limit positions reached), 1 won, 2 exhausted
+ *     .nodes       -> distinct positions met so far (the root counts 1)
+ *     .path()      -> list of moves (kind, ...) from the root to the win
+ *
+ * Moves are the tuples of search.py: (0, src, i, dst) CC, (1, src) CF,
+ * (2, i, dst) TC, (3, i) TF, (4, suit, dst) FC.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXCOL 40
+#define MAXTALON 24
+#define KEYMAX 160
+
+enum { CC = 0, CF = 1, TC = 2, TF = 3, FC = 4 };
+enum { RUNNING = 0, WON = 1, EXHAUSTED = 2 };
+
+typedef struct {
+    uint8_t cols[7][MAXCOL];
+    uint8_t len[7];
+    uint8_t found[4];
+    uint8_t talon[MAXTALON];
+    uint8_t ntalon;
+    uint8_t p;
+} State;
+
+typedef struct {
+    uint8_t kind, a, b, c;
+} Move;
+
+/* -- card tables ------------------------------------------------------------ */
+
+static uint8_t RANK[52], SUIT[52];
+static uint8_t OPP[4][2];
+static uint8_t SAME_OTHER[4];
+static uint8_t NPARENTS[52], PARENTS[52][2];
+static uint8_t NCHILDREN[52], CHILDREN[52][2];
+static const uint8_t KINGS[4] = {12, 25, 38, 51};
+#define KING 12
+
+static void init_tables(void)
+{
+    for (int c = 0; c < 52; c++) {
+        RANK[c] = c % 13;
+        SUIT[c] = c / 13;
+    }
+    OPP[0][0] = 1; OPP[0][1] = 2; OPP[3][0] = 1; OPP[3][1] = 2;
+    OPP[1][0] = 0; OPP[1][1] = 3; OPP[2][0] = 0; OPP[2][1] = 3;
+    SAME_OTHER[0] = 3; SAME_OTHER[3] = 0; SAME_OTHER[1] = 2; SAME_OTHER[2] = 1;
+    for (int c = 0; c < 52; c++) {
+        NPARENTS[c] = 0;
+        NCHILDREN[c] = 0;
+    }
+    for (int c = 0; c < 52; c++) {
+        if (RANK[c] == KING)
+            continue;
+        for (int k = 0; k < 2; k++)
+            PARENTS[c][NPARENTS[c]++] = OPP[SUIT[c]][k] * 13 + RANK[c] + 1;
+    }
+    /* CHILDREN[c]: the cards x (ascending) with c among PARENTS[x] */
+    for (int x = 0; x < 52; x++)
+        for (int k = 0; k < NPARENTS[x]; k++) {
+            int c = PARENTS[x][k];
+            CHILDREN[c][NCHILDREN[c]++] = (uint8_t)x;
+        }
+}
+
+static inline int is_parent(int parent, int card)
+{
+    return NPARENTS[card] && (PARENTS[card][0] == parent || PARENTS[card][1] == parent);
+}
+
+static int safe_to_foundation(int card, const uint8_t *found)
+{
+    int r = RANK[card] + 1;
+    if (r <= 2)
+        return 1;
+    int s = SUIT[card];
+    return found[OPP[s][0]] >= r - 2 && found[OPP[s][1]] >= r - 2 && found[SAME_OTHER[s]] >= r - 3;
+}
+
+static int eager_to_foundation(int card, const uint8_t *found)
+{
+    int r = RANK[card] + 1;
+    if (r <= 2)
+        return 1;
+    int s = SUIT[card];
+    return found[OPP[s][0]] >= r - 1 && found[OPP[s][1]] >= r - 1;
+}
+
+/* -- moves -------------------------------------------------------------------- */
+
+static void talon_remove(State *st, int i)
+{
+    memmove(st->talon + i, st->talon + i + 1, (size_t)(st->ntalon - i - 1));
+    st->ntalon--;
+    st->p = (uint8_t)i;
+}
+
+/* Returns 0 when a column would overflow (cannot happen with 52 cards; checked anyway). */
+static int apply(State *st, Move m)
+{
+    switch (m.kind) {
+    case CC: {
+        int src = m.a, i = m.b, dst = m.c;
+        int n = st->len[src] - i;
+        if (st->len[dst] + n > MAXCOL)
+            return 0;
+        memcpy(st->cols[dst] + st->len[dst], st->cols[src] + i, (size_t)n);
+        st->len[dst] += n;
+        st->len[src] = (uint8_t)i;
+        return 1;
+    }
+    case CF: {
+        int src = m.a;
+        int card = st->cols[src][--st->len[src]];
+        st->found[SUIT[card]]++;
+        return 1;
+    }
+    case TC: {
+        int i = m.a, dst = m.b;
+        if (st->len[dst] + 1 > MAXCOL)
+            return 0;
+        st->cols[dst][st->len[dst]++] = st->talon[i];
+        talon_remove(st, i);
+        return 1;
+    }
+    case TF: {
+        int i = m.a;
+        st->found[SUIT[st->talon[i]]]++;
+        talon_remove(st, i);
+        return 1;
+    }
+    default: { /* FC */
+        int s = m.a, dst = m.b;
+        if (st->len[dst] + 1 > MAXCOL)
+            return 0;
+        st->cols[dst][st->len[dst]++] = (uint8_t)(s * 13 + st->found[s] - 1);
+        st->found[s]--;
+        return 1;
+    }
+    }
+}
+
+static inline int total_found(const State *st)
+{
+    return st->found[0] + st->found[1] + st->found[2] + st->found[3];
+}
+
+/* -- growable arrays ---------------------------------------------------------- */
+
+typedef struct {
+    Move *v;
+    size_t n, cap;
+} MoveVec;
+
+static int mv_reserve(MoveVec *mv, size_t extra)
+{
+    if (mv->n + extra <= mv->cap)
+        return 1;
+    size_t cap = mv->cap ? mv->cap : 1024;
+    while (cap < mv->n + extra)
+        cap *= 2;
+    Move *v = realloc(mv->v, cap * sizeof(Move));
+    if (!v)
+        return 0;
+    mv->v = v;
+    mv->cap = cap;
+    return 1;
+}
+
+/* Play every safe foundation move (search.py: Searcher.autoplay), recording each one. */
+static int autoplay(State *st, int draw, int streamline, MoveVec *rec)
+{
+    for (;;) {
+        Move m = {255, 0, 0, 0};
+        for (int s = 0; s < 4 && m.kind == 255; s++) {
+            int count = st->found[s];
+            if (count == 13)
+                continue;
+            int card = s * 13 + count;
+            int col = -1;
+            for (int c = 0; c < 7; c++)
+                if (st->len[c] && st->cols[c][st->len[c] - 1] == card) {
+                    col = c;
+                    break;
+                }
+            if (col >= 0) {
+                if (streamline ? eager_to_foundation(card, st->found) : safe_to_foundation(card, st->found)) {
+                    m.kind = CF;
+                    m.a = (uint8_t)col;
+                }
+            } else if (draw == 1) {
+                for (int i = 0; i < st->ntalon; i++)
+                    if (st->talon[i] == card) {
+                        if (streamline ? eager_to_foundation(card, st->found)
+                                       : safe_to_foundation(card, st->found)) {
+                            m.kind = TF;
+                            m.a = (uint8_t)i;
+                        }
+                        break;
+                    }
+            }
+        }
+        if (m.kind == 255)
+            return 1;
+        if (!mv_reserve(rec, 1))
+            return 0;
+        rec->v[rec->n++] = m;
+        apply(st, m);
+    }
+}
+
+typedef struct {
+    int score;
+    Move m;
+} Scored;
+
+#define MAXMOVES 512
+
+static inline void add_move(Scored *out, int *n, int score, int kind, int a, int b, int c)
+{
+    if (*n >= MAXMOVES)
+        return; /* cannot happen: a position has far fewer moves */
+    out[*n].score = score;
+    out[*n].m.kind = (uint8_t)kind;
+    out[*n].m.a = (uint8_t)a;
+    out[*n].m.b = (uint8_t)b;
+    out[*n].m.c = (uint8_t)c;
+    (*n)++;
+}
+
+static inline int talon_find(const State *st, int card)
+{
+    const uint8_t *hit = memchr(st->talon, card, st->ntalon);
+    return hit ? (int)(hit - st->talon) : -1;
+}
+
+/* search.py: talon_reach, as a membership mask. */
+static void talon_reach_mask(int n, int p, int draw, uint8_t *reach)
+{
+    memset(reach, 0, MAXTALON);
+    if (draw == 1) {
+        memset(reach, 1, (size_t)n);
+        return;
+    }
+    if (p > 0)
+        reach[p - 1] = 1;
+    int q = p;
+    while (q < n) {
+        q = q + draw < n ? q + draw : n;
+        reach[q - 1] = 1;
+    }
+    q = 0;
+    while (q < n) {
+        q = q + draw < n ? q + draw : n;
+        reach[q - 1] = 1;
+    }
+}
+
+/* Candidate moves, best first (search.py: Searcher.moves; same scores, stable order). */
+static int gen_moves(const State *st, int draw, int streamline, Move *out)
+{
+    Scored sc[MAXMOVES];
+    int n = 0;
+    int tops_col[52];
+    int first_empty = -1;
+    for (int c = 0; c < 52; c++)
+        tops_col[c] = -1;
+    for (int c = 0; c < 7; c++) {
+        if (st->len[c])
+            tops_col[st->cols[c][st->len[c] - 1]] = c;
+        else if (first_empty < 0)
+            first_empty = c;
+    }
+    const uint8_t *found = st->found;
+    for (int src = 0; src < 7; src++) {
+        int len = st->len[src];
+        if (!len)
+            continue;
+        const uint8_t *col = st->cols[src];
+        int top = col[len - 1];
+        if (found[SUIT[top]] == RANK[top])
+            add_move(sc, &n, 90 - RANK[top], CF, src, 0, 0);
+        int start = len - 1;
+        while (start > 0 && is_parent(col[start - 1], col[start]))
+            start--;
+        int lowest = 13;
+        for (int k = 0; k < start; k++)
+            if (RANK[col[k]] < lowest)
+                lowest = RANK[col[k]];
+        for (int i = start; i < len; i++) {
+            int card = col[i];
+            if (RANK[card] == KING) {
+                if (i > 0 && first_empty >= 0)
+                    add_move(sc, &n, 50 + 2 * len, CC, src, i, first_empty);
+                continue;
+            }
+            for (int k = 0; k < NPARENTS[card]; k++) {
+                int dst = tops_col[PARENTS[card][k]];
+                if (dst < 0)
+                    continue;
+                int score;
+                if (i == 0) {
+                    score = 70;
+                } else if (i == start) {
+                    int under = col[i - 1];
+                    score = 40 + 2 * (12 - lowest) + len;
+                    if (found[SUIT[under]] == RANK[under])
+                        score += 30;
+                } else {
+                    int under = col[i - 1];
+                    if (streamline && found[SUIT[under]] != RANK[under])
+                        continue;
+                    score = 5 + (found[SUIT[under]] == RANK[under] ? 40 : 0);
+                }
+                add_move(sc, &n, score, CC, src, i, dst);
+            }
+        }
+    }
+    if (st->ntalon) {
+        uint8_t reach[MAXTALON];
+        talon_reach_mask(st->ntalon, st->p, draw, reach);
+        for (int s = 0; s < 4; s++) {
+            if (found[s] < 13) {
+                int i = talon_find(st, s * 13 + found[s]);
+                if (i >= 0 && reach[i])
+                    add_move(sc, &n, 85 - found[s], TF, i, 0, 0);
+            }
+        }
+        /* tops in column order (the Python dict's insertion order) */
+        for (int dst = 0; dst < 7; dst++) {
+            if (!st->len[dst])
+                continue;
+            int top = st->cols[dst][st->len[dst] - 1];
+            for (int k = 0; k < NCHILDREN[top]; k++) {
+                int i = talon_find(st, CHILDREN[top][k]);
+                if (i >= 0 && reach[i])
+                    add_move(sc, &n, 38, TC, i, dst, 0);
+            }
+        }
+        if (first_empty >= 0) {
+            for (int k = 0; k < 4; k++) {
+                int i = talon_find(st, KINGS[k]);
+                if (i >= 0 && reach[i])
+                    add_move(sc, &n, 35, TC, i, first_empty, 0);
+            }
+        }
+    }
+    if (!streamline) {
+        for (int s = 0; s < 4; s++) {
+            int count = found[s];
+            if (!count)
+                continue;
+            int card = s * 13 + count - 1;
+            uint8_t reduced[4] = {found[0], found[1], found[2], found[3]};
+            reduced[s]--;
+            if (safe_to_foundation(card, reduced))
+                continue; /* rule 3 */
+            if (RANK[card] == KING) {
+                if (first_empty >= 0)
+                    add_move(sc, &n, 1, FC, s, first_empty, 0);
+                continue;
+            }
+            for (int k = 0; k < NPARENTS[card]; k++) {
+                int dst = tops_col[PARENTS[card][k]];
+                if (dst >= 0)
+                    add_move(sc, &n, 2, FC, s, dst, 0);
+            }
+        }
+    }
+    /* stable insertion sort, highest score first (Python's sort(reverse=True) is stable) */
+    for (int i = 1; i < n; i++) {
+        Scored x = sc[i];
+        int j = i - 1;
+        while (j >= 0 && sc[j].score < x.score) {
+            sc[j + 1] = sc[j];
+            j--;
+        }
+        sc[j + 1] = x;
+    }
+    for (int i = 0; i < n; i++)
+        out[i] = sc[i].m;
+    return n;
+}
+
+/* -- transposition table (full keys) ----------------------------------------- */
+
+static int col_cmp(const State *st, int a, int b)
+{
+    int la = st->len[a], lb = st->len[b];
+    int r = memcmp(st->cols[a], st->cols[b], (size_t)(la < lb ? la : lb));
+    if (r)
+        return r;
+    return la - lb;
+}
+
+/* search.py: Searcher.key (the same equivalence; the bytes need not be identical). */
+static int make_key(const State *st, int draw, uint8_t *out)
+{
+    int idx[7] = {0, 1, 2, 3, 4, 5, 6};
+    for (int i = 1; i < 7; i++) {
+        int x = idx[i], j = i - 1;
+        while (j >= 0 && col_cmp(st, idx[j], x) > 0) {
+            idx[j + 1] = idx[j];
+            j--;
+        }
+        idx[j + 1] = x;
+    }
+    int n = 0;
+    for (int k = 0; k < 7; k++) {
+        int c = idx[k];
+        memcpy(out + n, st->cols[c], st->len[c]);
+        n += st->len[c];
+        out[n++] = 0xff;
+    }
+    out[n++] = 0xfe;
+    if (draw == 1) {
+        uint8_t present[52];
+        memset(present, 0, sizeof present);
+        for (int i = 0; i < st->ntalon; i++)
+            present[st->talon[i]] = 1;
+        for (int c = 0; c < 52; c++)
+            if (present[c])
+                out[n++] = (uint8_t)c;
+    } else {
+        memcpy(out + n, st->talon, st->ntalon);
+        n += st->ntalon;
+        int p = st->p;
+        if (p == st->ntalon || p % draw == 0)
+            p = 0;
+        out[n++] = (uint8_t)p;
+    }
+    return n;
+}
+
+static uint64_t hash_key(const uint8_t *k, int n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
+    for (int i = 0; i < n; i++) {
+        h ^= k[i];
+        h *= 0x100000001B3ULL;
+        h ^= h >> 29;
+    }
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return h;
+}
+
+typedef struct {
+    uint64_t *hashes; /* 0 = empty slot (a real hash of 0 is stored as 1) */
+    uint64_t *offs;   /* offset of the key in the arena: [len][bytes] */
+    size_t cap, count;
+    uint8_t *arena;
+    size_t arena_n, arena_cap;
+} Table;
+
+static int table_grow(Table *t)
+{
+    size_t cap = t->cap ? t->cap * 2 : (1u << 16);
+    uint64_t *hs = calloc(cap, sizeof(uint64_t));
+    uint64_t *os = malloc(cap * sizeof(uint64_t));
+    if (!hs || !os) {
+        free(hs);
+        free(os);
+        return 0;
+    }
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->hashes[i])
+            continue;
+        size_t j = t->hashes[i] & (cap - 1);
+        while (hs[j])
+            j = (j + 1) & (cap - 1);
+        hs[j] = t->hashes[i];
+        os[j] = t->offs[i];
+    }
+    free(t->hashes);
+    free(t->offs);
+    t->hashes = hs;
+    t->offs = os;
+    t->cap = cap;
+    return 1;
+}
+
+/* 1: inserted (new), 0: already there, -1: out of memory */
+static int table_insert(Table *t, const uint8_t *k, int n)
+{
+    if ((t->count + 1) * 2 > t->cap && !table_grow(t))
+        return -1;
+    uint64_t h = hash_key(k, n);
+    if (!h)
+        h = 1;
+    size_t mask = t->cap - 1, j = h & mask;
+    while (t->hashes[j]) {
+        if (t->hashes[j] == h) {
+            const uint8_t *stored = t->arena + t->offs[j];
+            if (stored[0] == n && memcmp(stored + 1, k, (size_t)n) == 0)
+                return 0;
+        }
+        j = (j + 1) & mask;
+    }
+    if (t->arena_n + (size_t)n + 1 > t->arena_cap) {
+        size_t cap = t->arena_cap ? t->arena_cap * 2 : (1u << 20);
+        while (cap < t->arena_n + (size_t)n + 1)
+            cap *= 2;
+        uint8_t *a = realloc(t->arena, cap);
+        if (!a)
+            return -1;
+        t->arena = a;
+        t->arena_cap = cap;
+    }
+    t->hashes[j] = h;
+    t->offs[j] = t->arena_n;
+    t->arena[t->arena_n] = (uint8_t)n;
+    memcpy(t->arena + t->arena_n + 1, k, (size_t)n);
+    t->arena_n += (size_t)n + 1;
+    t->count++;
+    return 1;
+}
+
+static void table_free(Table *t)
+{
+    free(t->hashes);
+    free(t->offs);
+    free(t->arena);
+    memset(t, 0, sizeof *t);
+}
+
+/* -- the search object ------------------------------------------------------- */
+
+typedef struct {
+    State st;
+    size_t moves_start; /* its candidate moves: moves.v[moves_start .. moves_start + nmoves) */
+    int nmoves, next;
+    size_t rec_start; /* the moves that led here (and its auto-plays) start at rec.v[rec_start] */
+} Frame;
+
+typedef struct {
+    PyObject_HEAD
+    int draw, streamline, status, started;
+    long long nodes;
+    Frame *frames;
+    size_t nframes, frames_cap;
+    MoveVec moves; /* candidate moves of every frame, stacked */
+    MoveVec rec;   /* the path: concatenation of every frame's record */
+    Table table;
+    State root;
+} SearchObject;
+
+static int push_frame(SearchObject *self, const State *st, size_t rec_start)
+{
+    if (self->nframes == self->frames_cap) {
+        size_t cap = self->frames_cap ? self->frames_cap * 2 : 256;
+        Frame *f = realloc(self->frames, cap * sizeof(Frame));
+        if (!f)
+            return 0;
+        self->frames = f;
+        self->frames_cap = cap;
+    }
+    if (!mv_reserve(&self->moves, MAXMOVES))
+        return 0;
+    Frame *f = &self->frames[self->nframes++];
+    f->st = *st;
+    f->moves_start = self->moves.n;
+    f->nmoves = gen_moves(st, self->draw, self->streamline, self->moves.v + self->moves.n);
+    self->moves.n += (size_t)f->nmoves;
+    f->next = 0;
+    f->rec_start = rec_start;
+    return 1;
+}
+
+static void Search_dealloc(SearchObject *self)
+{
+    free(self->frames);
+    free(self->moves.v);
+    free(self->rec.v);
+    table_free(&self->table);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"cols", "found", "talon", "p", "draw", "streamline", NULL};
+    PyObject *cols, *found;
+    Py_buffer talon;
+    int p, draw, streamline = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOy*ii|p", kwlist, &cols, &found, &talon, &p, &draw,
+                                     &streamline))
+        return -1;
+    State st;
+    memset(&st, 0, sizeof st);
+    int ok = 0;
+    PyObject *seq = NULL, *fseq = NULL;
+    uint8_t seen[52];
+    memset(seen, 0, sizeof seen);
+    int cards = 0;
+    if (draw < 1 || draw > 3) {
+        PyErr_SetString(PyExc_ValueError, "draw must be 1, 2 or 3");
+        goto done;
+    }
+    seq = PySequence_Fast(cols, "cols must be a sequence");
+    if (!seq)
+        goto done;
+    if (PySequence_Fast_GET_SIZE(seq) != 7) {
+        PyErr_SetString(PyExc_ValueError, "7 columns expected");
+        goto done;
+    }
+    for (int c = 0; c < 7; c++) {
+        Py_buffer b;
+        if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(seq, c), &b, PyBUF_SIMPLE) < 0)
+            goto done;
+        if (b.len > MAXCOL) {
+            PyBuffer_Release(&b);
+            PyErr_SetString(PyExc_ValueError, "column too long");
+            goto done;
+        }
+        memcpy(st.cols[c], b.buf, (size_t)b.len);
+        st.len[c] = (uint8_t)b.len;
+        PyBuffer_Release(&b);
+        for (int i = 0; i < st.len[c]; i++) {
+            if (st.cols[c][i] >= 52 || seen[st.cols[c][i]]++) {
+                PyErr_SetString(PyExc_ValueError, "bad or repeated card");
+                goto done;
+            }
+            cards++;
+        }
+    }
+    fseq = PySequence_Fast(found, "found must be a sequence");
+    if (!fseq)
+        goto done;
+    if (PySequence_Fast_GET_SIZE(fseq) != 4) {
+        PyErr_SetString(PyExc_ValueError, "4 foundations expected");
+        goto done;
+    }
+    for (int s = 0; s < 4; s++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fseq, s));
+        if (v == -1 && PyErr_Occurred())
+            goto done;
+        if (v < 0 || v > 13) {
+            PyErr_SetString(PyExc_ValueError, "foundation count out of range");
+            goto done;
+        }
+        st.found[s] = (uint8_t)v;
+        cards += (int)v;
+    }
+    if (talon.len > MAXTALON || p < 0 || p > talon.len) {
+        PyErr_SetString(PyExc_ValueError, "bad talon");
+        goto done;
+    }
+    memcpy(st.talon, talon.buf, (size_t)talon.len);
+    st.ntalon = (uint8_t)talon.len;
+    st.p = (uint8_t)p;
+    for (int i = 0; i < st.ntalon; i++) {
+        if (st.talon[i] >= 52 || seen[st.talon[i]]++) {
+            PyErr_SetString(PyExc_ValueError, "bad or repeated card");
+            goto done;
+        }
+        cards++;
+    }
+    if (cards != 52) {
+        PyErr_SetString(PyExc_ValueError, "a position holds the 52 cards");
+        goto done;
+    }
+    self->root = st;
+    self->draw = draw;
+    self->streamline = streamline;
+    self->status = RUNNING;
+    self->started = 0;
+    self->nodes = 0;
+    ok = 1;
+done:
+    Py_XDECREF(seq);
+    Py_XDECREF(fseq);
+    PyBuffer_Release(&talon);
+    return ok ? 0 : -1;
+}
+
+/* Search until `limit` distinct positions have been met in all, a win, or exhaustion. */
+static PyObject *Search_step(SearchObject *self, PyObject *arg)
+{
+    long long limit = PyLong_AsLongLong(arg);
+    if (limit == -1 && PyErr_Occurred())
+        return NULL;
+    if (self->status != RUNNING)
+        return PyLong_FromLong(self->status);
+    uint8_t key[KEYMAX];
+    if (!self->started) {
+        self->started = 1;
+        State st = self->root;
+        self->rec.n = 0;
+        if (!autoplay(&st, self->draw, self->streamline, &self->rec))
+            return PyErr_NoMemory();
+        if (total_found(&st) == 52) {
+            self->status = WON;
+            return PyLong_FromLong(WON);
+        }
+        int n = make_key(&st, self->draw, key);
+        if (table_insert(&self->table, key, n) < 0)
+            return PyErr_NoMemory();
+        self->nodes = 1;
+        if (!push_frame(self, &st, 0))
+            return PyErr_NoMemory();
+        if (self->nodes >= limit)
+            return PyLong_FromLong(RUNNING);
+    }
+    while (self->nframes) {
+        Frame *f = &self->frames[self->nframes - 1];
+        if (f->next >= f->nmoves) {
+            self->moves.n = f->moves_start;
+            self->rec.n = f->rec_start;
+            self->nframes--;
+            continue;
+        }
+        Move m = self->moves.v[f->moves_start + f->next++];
+        State child = f->st;
+        size_t rec_start = self->rec.n;
+        if (!mv_reserve(&self->rec, 1))
+            return PyErr_NoMemory();
+        self->rec.v[self->rec.n++] = m;
+        if (!apply(&child, m)) {
+            PyErr_SetString(PyExc_RuntimeError, "column overflow");
+            return NULL;
+        }
+        if (!autoplay(&child, self->draw, self->streamline, &self->rec))
+            return PyErr_NoMemory();
+        if (total_found(&child) == 52) {
+            self->status = WON;
+            return PyLong_FromLong(WON);
+        }
+        int n = make_key(&child, self->draw, key);
+        int fresh = table_insert(&self->table, key, n);
+        if (fresh < 0)
+            return PyErr_NoMemory();
+        if (!fresh) {
+            self->rec.n = rec_start;
+            continue;
+        }
+        self->nodes++;
+        if (!push_frame(self, &child, rec_start))
+            return PyErr_NoMemory();
+        if (self->nodes >= limit)
+            return PyLong_FromLong(RUNNING);
+    }
+    self->status = EXHAUSTED;
+    return PyLong_FromLong(EXHAUSTED);
+}
+
+static PyObject *Search_path(SearchObject *self, PyObject *Py_UNUSED(ignored))
+{
+    if (self->status != WON)
+        Py_RETURN_NONE;
+    PyObject *list = PyList_New((Py_ssize_t)self->rec.n);
+    if (!list)
+        return NULL;
+    for (size_t i = 0; i < self->rec.n; i++) {
+        Move m = self->rec.v[i];
+        PyObject *t;
+        switch (m.kind) {
+        case CC: t = Py_BuildValue("(iiii)", CC, m.a, m.b, m.c); break;
+        case CF: t = Py_BuildValue("(ii)", CF, m.a); break;
+        case TC: t = Py_BuildValue("(iii)", TC, m.a, m.b); break;
+        case TF: t = Py_BuildValue("(ii)", TF, m.a); break;
+        default: t = Py_BuildValue("(iii)", FC, m.a, m.b); break;
+        }
+        if (!t) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, t);
+    }
+    return list;
+}
+
+static PyObject *Search_get_nodes(SearchObject *self, void *Py_UNUSED(closure))
+{
+    return PyLong_FromLongLong(self->nodes);
+}
+
+static PyMethodDef Search_methods[] = {
+    {"step", (PyCFunction)Search_step, METH_O,
+     "step(limit) -> 0 running (limit positions met), 1 won, 2 exhausted (no win exists)"},
+    {"path", (PyCFunction)Search_path, METH_NOARGS, "the moves of the win from the root, or None"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Search_getset[] = {
+    {"nodes", (getter)Search_get_nodes, NULL, "distinct positions met so far", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "service.solver._csearch.Search",
+    .tp_basicsize = sizeof(SearchObject),
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The depth-first search of search.py (Searcher.dfs), resumable.",
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+    .tp_init = (initproc)Search_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_csearch", "C core of the solver's depth-first search.", -1, NULL,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__csearch(void)
+{
+    init_tables();
+    if (PyType_Ready(&SearchType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m)
+        return NULL;
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

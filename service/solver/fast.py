@@ -1,0 +1,73 @@
+"""The C core of the depth-first search (``_csearch``), behind the interface of :class:`Searcher`.
+
+:class:`CSearcher` is a :class:`~service.solver.search.Searcher` whose
+:meth:`~CSearcher.dfs` runs in the compiled module ``service.solver._csearch``
+(built by ``pip install``; see ``pyproject.toml``): the same positions, moves,
+automatic safe plays, transposition key and pruning, about fifty times faster.
+The Python search stays the reference; :data:`BACKEND` says which one
+:func:`service.solver.solve` uses (``"c"``, or ``"python"`` when the module did
+not build or import, so that a broken build never breaks the service).
+
+The C search keeps the full canonical keys of the positions it has met (a hash
+only picks the slot), so a hash collision cannot prune a position.  A win it
+finds comes back as moves, replayed here through :meth:`Searcher.apply` into the
+usual ``(state_before, move)`` path, which the caller then replays through the
+engine.
+"""
+
+from __future__ import annotations
+
+from .search import Budget, Searcher, doomed
+
+try:
+    from . import _csearch
+except ImportError:  # pragma: no cover - a machine where the extension did not build
+    _csearch = None
+
+#: the depth-first search in use: "c" (the compiled core) or "python"
+BACKEND = "c" if _csearch is not None else "python"
+
+#: positions per slice between two yields (a slice takes a few milliseconds)
+SLICE = 4096
+
+
+class CSearcher(Searcher):
+    """:class:`Searcher` with :meth:`dfs` in C (needs ``_csearch``); the other searches stay Python."""
+
+    def dfs(self):
+        """The same generator as :meth:`Searcher.dfs`: yields between slices, returns the path or None.
+
+        Raises :class:`Budget` when ``max_nodes`` is reached.
+        """
+        record: list = []
+        state = self.autoplay(self.root, record)
+        if sum(state[1]) == 52:
+            return record
+        self.nodes = 1
+        max_nodes = self.max_nodes if self.max_nodes is not None else float("inf")
+        if max_nodes <= 1:
+            raise Budget
+        yield
+        if doomed(state[0], state[1], state[2]):
+            return None
+        search = _csearch.Search(list(state[0]), state[1], state[2], state[3], self.draw, self.streamline)
+        while True:
+            status = search.step(int(min(self.nodes + SLICE, max_nodes)))
+            self.nodes = search.nodes
+            if status == 1:
+                return record + self._replay(state, search.path())
+            if status == 2:
+                return None
+            if self.nodes >= max_nodes:
+                raise Budget
+            yield
+
+    def _replay(self, state, moves) -> list:
+        """The ``(state_before, move)`` path of ``moves`` played from ``state``; it must win."""
+        path = []
+        for move in moves:
+            path.append((state, move))
+            state = self.apply(state, move)
+        if sum(state[1]) != 52:
+            raise AssertionError("C search line does not win")
+        return path

@@ -1,0 +1,96 @@
+"""The C core of the depth-first search (service/solver/_csearch.c) against the Python reference.
+
+The C search is a port of :meth:`Searcher.dfs`: on the same position with the same
+node budget it must meet the same number of positions and return the same verdict
+and the same winning line, move for move; and its lines must win in the engine.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from service import solver
+from service.engine import Game, GameCode
+from service.engine.deal import DEAL_COUNT
+from service.solver import fast
+from service.solver.search import Budget, Searcher
+
+from .test_solver import random_endgame, replay_wins
+
+pytestmark = pytest.mark.skipif(fast.BACKEND != "c", reason="the C core is not built (pip install -e .)")
+
+
+def _outcome(cls, game: Game, **options):
+    talon = list(game.waste) + list(reversed(game.stock))
+    searcher = cls(game.tableau, game.foundations, talon, len(game.waste), game.code.draw, **options)
+    try:
+        path = searcher.run()
+    except Budget:
+        return "unknown", searcher.nodes, None
+    return ("winnable" if path is not None else "unwinnable"), searcher.nodes, path
+
+
+def _positions(rng: random.Random, draw: int, count: int):
+    """Fresh deals, positions after random play, and small endgames (both answers common)."""
+    for n in range(count):
+        game = Game.from_code(GameCode(draw=draw, deal=rng.randrange(DEAL_COUNT)))
+        if n % 3 == 1:
+            for _ in range(rng.randint(5, 60)):
+                actions = [a for a in game.legal_actions() if a.kind != "undo"]
+                if not actions:
+                    break
+                game.apply(rng.choice(actions))
+        elif n % 3 == 2:
+            game = random_endgame(rng, rng.randint(8, 13), draw)  # at most 13: one suit may be all that is left
+        yield game
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_c_search_is_the_python_search(draw):
+    rng = random.Random(4000 + draw)
+    seen = {"winnable": 0, "unwinnable": 0, "unknown": 0}
+    for game in _positions(rng, draw, 120):
+        for streamline in (False, True):
+            options = {"max_nodes": 2500, "streamline": streamline}
+            python = _outcome(Searcher, game, **options)
+            c = _outcome(fast.CSearcher, game, **options)
+            assert c[:2] == python[:2], (game.to_state(), streamline)
+            assert c[2] == python[2]
+            if c[0] == "winnable":
+                line = tuple(solver._actions(c[2], draw))
+                assert replay_wins(game, line)
+            if not streamline:
+                seen[c[0]] += 1
+    # both decided answers must show up, or the comparison proves little
+    assert seen["winnable"] >= 30 and seen["unwinnable"] >= 5, seen
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_solve_verdicts_agree_across_backends(draw, monkeypatch):
+    rng = random.Random(5000 + draw)
+    for game in _positions(rng, draw, 24):
+        monkeypatch.setattr(solver, "BACKEND", "python")
+        python = solver.solve(game, max_nodes=3000, budget_ms=60_000)
+        monkeypatch.setattr(solver, "BACKEND", "c")
+        c = solver.solve(game, max_nodes=3000, budget_ms=60_000)
+        decided = {python.verdict, c.verdict} - {"unknown"}
+        assert len(decided) <= 1, (game.to_state(), python.verdict, c.verdict)
+        for solution in (python, c):
+            if solution.verdict == "winnable":
+                assert replay_wins(game, solution.line)
+
+
+def test_bad_positions_are_refused():
+    with pytest.raises(ValueError):
+        fast._csearch.Search([b""] * 7, (13, 13, 13, 12), b"\x0c\x0c", 0, 1)  # KS twice
+    with pytest.raises(ValueError):
+        fast._csearch.Search([b""] * 6, (13, 13, 13, 13), b"", 0, 1)  # six columns
+    with pytest.raises(ValueError):
+        fast._csearch.Search([b""] * 7, (13, 13, 13, 12), b"\x33", 2, 1)  # p past the talon
+
+
+def test_backend_is_exposed():
+    assert solver.BACKEND in ("c", "python")
+    assert fast.BACKEND == "c"
