@@ -6,8 +6,12 @@ COPY service ./service
 COPY migrations ./migrations
 COPY docs ./docs
 COPY gunicorn.conf.py ./
+# gcc builds the solver's C search (without it the solver falls back to pure Python).
 # Editable: create_app finds migrations/ and docs/ beside the package.
-RUN pip install --no-cache-dir -e . && useradd --system --home /app app
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && pip install --no-cache-dir -e . \
+    && apt-get purge -y gcc libc6-dev && apt-get autoremove -y && rm -rf /var/lib/apt/lists/* \
+    && useradd --system --home /app app
 USER app
 ENV BIND=0.0.0.0:8000
 EXPOSE 8000
