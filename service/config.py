@@ -19,6 +19,8 @@ def from_environment() -> dict:
         "WINNABLE_DEAL_DEADLINE_MS": _int("WINNABLE_DEAL_DEADLINE_MS", 5000),
         "RATELIMIT_ENABLED": os.environ.get("RATELIMIT_ENABLED", "1") not in ("0", "false", "no"),
         "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
-        "RATELIMIT_DEFAULT": os.environ.get("RATELIMIT_DEFAULT", "600 per minute"),
-        "RATELIMIT_WRITE": os.environ.get("RATELIMIT_WRITE", "300 per minute"),
+        # Generous defaults: no player (nor a client's test suite on one address) comes
+        # near them, a runaway bot does; tighten per deployment.
+        "RATELIMIT_DEFAULT": os.environ.get("RATELIMIT_DEFAULT", "6000 per minute"),
+        "RATELIMIT_WRITE": os.environ.get("RATELIMIT_WRITE", "1200 per minute"),
     }
