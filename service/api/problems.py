@@ -14,7 +14,7 @@ from werkzeug.exceptions import HTTPException
 
 from .. import i18n
 from ..codes import PARAMS, STATUS
-from ..engine import Rejection
+from ..engine import NotationError, Rejection
 from ..store.db import database_unavailable
 from .schemas import ProblemSchema
 
@@ -184,6 +184,12 @@ def register_error_handlers(app) -> None:
     @app.errorhandler(Rejection)
     def _rejection(error: Rejection):
         return problem_response(error.code, error.params)
+
+    @app.errorhandler(NotationError)
+    def _notation(error: NotationError):
+        # The schemas should catch every malformed card or pile first; if one slips by,
+        # it is still the client's malformed request, never a 500.
+        return problem_response("INVALID_REQUEST", errors={"_request": [str(error)]})
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception):

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, pre_load, validate
 
-from ..engine import COLUMNS, FOUNDATIONS, Pile
+from ..engine import COLUMNS, FOUNDATIONS, Card, NotationError, Pile
 
 COLUMN_NAMES = [pile.value for pile in COLUMNS]
 FOUNDATION_NAMES = [pile.value for pile in FOUNDATIONS]
@@ -28,12 +28,20 @@ class StrictBoolean(fields.Boolean):
 
 
 class CardField(fields.String):
-    """A card name in any case, ``10`` or ``T``; the engine parses it."""
+    """A card name in any case, ``10`` or ``T``; the engine's parser decides (the pattern documents it)."""
 
     def __init__(self, **kwargs) -> None:
         kwargs.setdefault("metadata", {"description": "Rank then suit, e.g. 9C, TH, 10h."})
         kwargs["metadata"].setdefault("example", "9C")
         super().__init__(validate=validate.Regexp(CARD_PATTERN, error="Not a card: {input}."), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:  # a regex "$" also matches before a final newline: "7H\n" must not pass
+            Card.parse(text)
+        except NotationError:
+            raise ValidationError(f"Not a card: {text}.") from None
+        return text
 
 
 def pile_field(names: list[str], **kwargs) -> fields.String:
@@ -91,7 +99,21 @@ class PageQuerySchema(StrictSchema):
 
 
 class RulesQuerySchema(StrictSchema):
-    lang = fields.String(validate=validate.OneOf(["en", "de", "da", "ro", "ja"]))
+    lang = fields.String(validate=validate.OneOf(["en", "de", "da", "ro", "ja"]),
+                         metadata={"description": "en, de, da, ro or ja (any case, `de-CH` is de); "
+                                                  "empty or absent: all five."})
+
+    @pre_load
+    def _language_tag(self, data, **kwargs):
+        data = dict(data)
+        tag = data.get("lang")
+        if isinstance(tag, str):
+            primary = tag.strip().split("-")[0].lower()
+            if primary:
+                data["lang"] = primary
+            else:
+                del data["lang"]
+        return data
 
 
 # -- answers (documentation; views build the dicts directly) ----------------
@@ -139,6 +161,9 @@ class ActionDetailSchema(Schema):
     card = fields.String()
     double = fields.Boolean()
     cards = fields.List(fields.String(), metadata={"description": "The cards the action moved."})
+    moved_from = fields.String(metadata={"description": "The pile the cards left."})
+    moved_to = fields.String(metadata={"description": "The pile the cards went to (a tap's column, "
+                                                      "the foundation behind `foundation`)."})
     points = fields.Integer()
     undone = fields.String(metadata={"description": "For an undo: the action it reverted, in notation."})
 

@@ -61,13 +61,18 @@ class Outcome:
     undone: Action | None = None
 
     def to_json(self) -> dict:
+        """The action's arguments as sent (``from``, ``to``, ``card``, ``double``), then what it did.
+
+        The arguments alone replay the action; ``moved_from``/``moved_to`` say where the
+        cards actually went (a tap's column, the foundation behind ``foundation``).
+        """
         out = self.action.to_json()
         out["points"] = self.points
         out["cards"] = format_cards(self.cards)
         if self.source is not None:
-            out["from"] = self.source.value
+            out["moved_from"] = self.source.value
         if self.target is not None:
-            out["to"] = self.target.value
+            out["moved_to"] = self.target.value
         if self.undone is not None:
             out["undone"] = str(self.undone)
         return out

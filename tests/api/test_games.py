@@ -240,6 +240,8 @@ MALFORMED = [
     ("moves", {"from": "t1", "to": "t2", "card": "1H"}, "card"),
     ("moves", {"from": "t1", "to": "t2", "card": "11H"}, "card"),
     ("moves", {"from": "t1", "to": "t2", "card": "ZZ"}, "card"),
+    ("moves", {"from": "t1", "to": "t2", "card": "7H\n"}, "card"),
+    ("tap", {"from": "t1", "card": "10h\n"}, "card"),
     ("moves", {"from": "t1", "to": "t2", "card": None}, "card"),
     ("moves", {"from": "t1", "to": "t2", "double": True}, "double"),
     ("moves", {"from": "t1", "to": "t2", "cards": ["AS"]}, "cards"),

@@ -89,3 +89,31 @@ def test_pagination_rejects_bad_queries(client):
         body = problem(client.get(url, query_string=query), 400, "INVALID_REQUEST")
         assert field in body["errors"], (query, body)
     problem(client.get("/v1/games/nope/actions"), 404, "GAME_NOT_FOUND")
+
+
+def test_history_items_post_back_as_they_are(client):
+    """Each item's arguments, sent again to its endpoint on a fresh game, rebuild the game."""
+    game, auth = new_game(client, code=WINNABLE_CODE)
+    # Every kind of action, with the arguments a client may leave out or write generically.
+    played = [Action.tap("t1"), Action.draw(), Action.undo(), Action.draw(),
+              Action.move("waste", "foundation"), Action.take_back("fD", "t2"),
+              Action.tap("t2", double=True), Action.draw()]
+    engine = Game.from_code(WINNABLE_CODE)
+    for action in played:
+        if engine.is_legal(action):
+            engine.apply(action)
+            assert post_action(client, game["id"], auth, action).status_code == 200
+    assert engine.version >= 5
+    items = client.get(f"/v1/games/{game['id']}/actions").get_json()["items"]
+
+    copy, copy_auth = new_game(client, code=WINNABLE_CODE)
+    endpoints = {"move": "moves", "draw": "draw", "recycle": "recycle", "undo": "undo",
+                 "take-back": "take-back", "tap": "tap"}
+    for item in items:
+        arguments = {key: item[key] for key in ("from", "to", "card", "double") if key in item}
+        response = act(client, copy, copy_auth, endpoints[item["action"]], arguments or None)
+        assert response.status_code == 200, (item, response.get_json())
+    original = client.get(f"/v1/games/{game['id']}").get_json()
+    rebuilt = client.get(f"/v1/games/{copy['id']}").get_json()
+    for field in ("tableau", "foundations", "stock", "waste", "waste_fan", "score", "moves", "undos", "version"):
+        assert rebuilt[field] == original[field], field

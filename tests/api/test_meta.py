@@ -60,3 +60,10 @@ def test_players_answer_201_with_location_and_a_token_once(client):
     assert len(player["token"]) >= 32 and player["created_at"].endswith("Z")
     other = client.post("/v1/players", json={"name": "Grace"}).get_json()
     assert other["id"] != player["id"] and other["token"] != player["token"]
+
+
+def test_rules_language_tags_are_read_like_accept_language(client):
+    assert client.get("/v1/rules?lang=").get_json()["languages"] == ["en", "de", "da", "ro", "ja"]
+    assert client.get("/v1/rules?lang=EN").get_json()["lang"] == "en"
+    assert client.get("/v1/rules?lang=de-CH").get_json()["lang"] == "de"
+    assert client.get("/v1/rules?lang=fr").status_code == 400

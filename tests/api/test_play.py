@@ -70,7 +70,10 @@ def test_action_answers_carry_the_game_last_and_etag(client):
         assert body["version"] == version
         assert {k: v for k, v in body.items() if k != "last"} == read(client, game)
         assert body["last"] == outcome.to_json()
-        assert {"action", "points", "cards", "from", "to"} <= body["last"].keys()
+        assert {"action", "points", "cards", "moved_from", "moved_to"} <= body["last"].keys()
+        # Only the request's own arguments, so that a history item posts back as it is.
+        assert body["last"].keys() - {"points", "cards", "moved_from", "moved_to", "undone"} == \
+            action.to_json().keys()
         assert body["last"]["action"] == action.kind
         view = engine.view()
         assert {k: body[k] for k in view} == view
@@ -81,13 +84,15 @@ def test_tap_answers_say_where_the_card_went(client):
     response = act(client, game, auth, "tap", {"from": "t1"})
     assert response.status_code == 200, response.get_json()
     last = response.get_json()["last"]
-    assert last == {"action": "tap", "from": "t1", "double": False, "points": 10, "cards": ["AD"], "to": "fD"}
+    assert last == {"action": "tap", "from": "t1", "double": False, "points": 10, "cards": ["AD"],
+                    "moved_from": "t1", "moved_to": "fD"}
     # a double tap on JC (t2) finds no foundation, so goes to the fullest column that accepts it: none;
     # a king would go to the now empty t1: KD from t3 (it is the last card of t3)
     response = act(client, game, auth, "tap", {"from": "t3", "double": True})
     assert response.status_code == 200, response.get_json()
     last = response.get_json()["last"]
-    assert (last["from"], last["to"], last["cards"], last["points"]) == ("t3", "t1", ["KD"], 0)
+    assert (last["moved_from"], last["moved_to"], last["cards"], last["points"]) == ("t3", "t1", ["KD"], 0)
+    assert "to" not in last
     assert response.get_json()["tableau"][0] == ["KD"]
 
 
@@ -101,7 +106,8 @@ def test_undo_answers_carry_undone_and_negative_points(client):
     assert body["last"]["undone"] == "t1>fD:AD"
     assert body["last"]["points"] == -10
     assert body["last"]["cards"] == ["AD"]
-    assert (body["last"]["from"], body["last"]["to"]) == ("fD", "t1")
+    assert (body["last"]["moved_from"], body["last"]["moved_to"]) == ("fD", "t1")
+    assert "from" not in body["last"] and "to" not in body["last"]
     assert (body["score"], body["moves"], body["undos"], body["version"]) == (0, 1, 1, 2)
     assert body["tableau"][0] == ["AD"] and body["can_undo"] is False
     assert response.headers["ETag"] == '"2"'

@@ -150,9 +150,9 @@ def test_replay_accepts_notation_and_actions():
 def test_outcome_to_json():
     game = Game.from_code("TF1-D3N-AAAAAAB")
     assert game.apply(Action.draw()).to_json() == {
-        "action": "draw", "points": 0, "cards": ["QS", "4C", "6S"], "from": "stock", "to": "waste",
+        "action": "draw", "points": 0, "cards": ["QS", "4C", "6S"], "moved_from": "stock", "moved_to": "waste",
     }
     assert game.apply(Action.undo()).to_json() == {
-        "action": "undo", "points": 0, "cards": ["QS", "4C", "6S"], "from": "waste", "to": "stock",
-        "undone": "draw",
+        "action": "undo", "points": 0, "cards": ["QS", "4C", "6S"], "moved_from": "waste",
+        "moved_to": "stock", "undone": "draw",
     }
