@@ -20,6 +20,7 @@ indexes apply.
 from __future__ import annotations
 
 import hashlib
+import inspect
 from datetime import UTC, date, datetime, time
 from functools import cache, lru_cache
 
@@ -318,26 +319,32 @@ def _board(query: dict, **fixed):
     return json_response(page)
 
 
+_RANKING_DOC = """Won games only, best first: score (highest), moves (fewest), time to win
+(shortest), then the earliest win. `rank` is competition ranking ("1224") over
+score, moves and time, correct on every page. `since` (inclusive) and `until`
+(exclusive) filter on the moment of the win. `player` keeps one player's wins;
+an unknown player id is 404 `PLAYER_NOT_FOUND` (a typo should not look like a
+player without wins). Pages are keyset cursors: wins arriving between two pages
+never make an entry repeat or vanish (they appear in their place, and the ranks
+after them move down)."""
+
+
+def _ranked(view):
+    """Append the ranking rules both leaderboards share to the view's docstring (and so to the docs)."""
+    view.__doc__ = f"{inspect.cleandoc(view.__doc__)}\n\n{_RANKING_DOC}"
+    return view
+
+
 # Schema instances, not classes: webargs would build a schema (deep-copying its fields) per request.
 @blp.route("/leaderboard")
 @blp.arguments(BoardQuerySchema(), location="query")
 @blp.response(200, LeaderboardPageSchema)
 @blp.problem(400, "INVALID_REQUEST: a malformed draw, since, until, limit or cursor (see `errors`).")
 @blp.problem(404, "PLAYER_NOT_FOUND: the `player` filter names no player.")
+@_ranked
 def leaderboard(query):
-    """List the best won games
-
-    Won games only, best first: score (highest), moves (fewest), time to win
-    (shortest), then the earliest win. `rank` is competition ranking ("1224") over
-    score, moves and time, correct on every page. `since` (inclusive) and `until`
-    (exclusive) filter on the moment of the win. `player` keeps one player's wins;
-    an unknown player id is 404 `PLAYER_NOT_FOUND` (a typo should not look like a
-    player without wins). Pages are keyset cursors: wins arriving between two pages
-    never make an entry repeat or vanish (they appear in their place, and the ranks
-    after them move down).
-    """
+    """List the best won games"""
     return _board(query, draw=query.get("draw"))
-
 
 
 @blp.route("/deals/<code>/leaderboard")
@@ -346,23 +353,14 @@ def leaderboard(query):
 @blp.problem(400, "INVALID_REQUEST: a malformed since, until, limit or cursor (see `errors`).")
 @blp.problem(404, "PLAYER_NOT_FOUND: the `player` filter names no player.")
 @blp.problem(422, "INVALID_GAME_CODE: the path holds no game code.")
+@_ranked
 def deal_leaderboard(query, code):
     """List the best wins of one deal
 
     The code may be written in any letter case. Everyone who played this code
     (e.g. the daily deal) is ranked together; the draw mode is part of the code.
-
-    Won games only, best first: score (highest), moves (fewest), time to win
-    (shortest), then the earliest win. `rank` is competition ranking ("1224") over
-    score, moves and time, correct on every page. `since` (inclusive) and `until`
-    (exclusive) filter on the moment of the win. `player` keeps one player's wins;
-    an unknown player id is 404 `PLAYER_NOT_FOUND` (a typo should not look like a
-    player without wins). Pages are keyset cursors: wins arriving between two pages
-    never make an entry repeat or vanish (they appear in their place, and the ranks
-    after them move down).
     """
     return _board(query, code=str(GameCode.parse(code)))
-
 
 
 # -- the daily deal -------------------------------------------------------------------
