@@ -10,7 +10,7 @@
  * winning line through the Python move rules and the engine.
  *
  *     Search(cols: list[bytes], found: tuple[int, ...], talon: bytes, p: int,
- *            draw: int, streamline: bool)
+ *            draw: int, streamline: bool, whole_groups: bool)
  *     .step(limit) -> 0 running (limit positions reached), 1 won, 2 exhausted
  *     .nodes       -> distinct positions met so far (the root counts 1)
  *     .path()      -> list of moves (kind, ...) from the root to the win
@@ -275,7 +275,7 @@ static void talon_reach_mask(int n, int p, int draw, uint8_t *reach)
 }
 
 /* Candidate moves, best first (search.py: Searcher.moves; same scores, stable order). */
-static int gen_moves(const State *st, int draw, int streamline, Move *out)
+static int gen_moves(const State *st, int draw, int streamline, int whole_groups, Move *out)
 {
     Scored sc[MAXMOVES];
     int n = 0;
@@ -326,7 +326,7 @@ static int gen_moves(const State *st, int draw, int streamline, Move *out)
                         score += 30;
                 } else {
                     int under = col[i - 1];
-                    if (streamline && found[SUIT[under]] != RANK[under])
+                    if (whole_groups && found[SUIT[under]] != RANK[under])
                         continue;
                     score = 5 + (found[SUIT[under]] == RANK[under] ? 40 : 0);
                 }
@@ -554,7 +554,7 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD
-    int draw, streamline, status, started;
+    int draw, streamline, whole_groups, status, started;
     long long nodes;
     Frame *frames;
     size_t nframes, frames_cap;
@@ -579,7 +579,7 @@ static int push_frame(SearchObject *self, const State *st, size_t rec_start)
     Frame *f = &self->frames[self->nframes++];
     f->st = *st;
     f->moves_start = self->moves.n;
-    f->nmoves = gen_moves(st, self->draw, self->streamline, self->moves.v + self->moves.n);
+    f->nmoves = gen_moves(st, self->draw, self->streamline, self->whole_groups, self->moves.v + self->moves.n);
     self->moves.n += (size_t)f->nmoves;
     f->next = 0;
     f->rec_start = rec_start;
@@ -597,12 +597,12 @@ static void Search_dealloc(SearchObject *self)
 
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"cols", "found", "talon", "p", "draw", "streamline", NULL};
+    static char *kwlist[] = {"cols", "found", "talon", "p", "draw", "streamline", "whole_groups", NULL};
     PyObject *cols, *found;
     Py_buffer talon;
-    int p, draw, streamline = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOy*ii|p", kwlist, &cols, &found, &talon, &p, &draw,
-                                     &streamline))
+    int p, draw, streamline = 0, whole_groups = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOy*ii|pp", kwlist, &cols, &found, &talon, &p, &draw,
+                                     &streamline, &whole_groups))
         return -1;
     State st;
     memset(&st, 0, sizeof st);
@@ -681,6 +681,7 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
     self->root = st;
     self->draw = draw;
     self->streamline = streamline;
+    self->whole_groups = whole_groups || streamline;
     self->status = RUNNING;
     self->started = 0;
     self->nodes = 0;

@@ -50,7 +50,8 @@ class CSearcher(Searcher):
         yield
         if doomed(state[0], state[1], state[2]):
             return None
-        search = _csearch.Search(list(state[0]), state[1], state[2], state[3], self.draw, self.streamline)
+        search = _csearch.Search(list(state[0]), state[1], state[2], state[3], self.draw, self.streamline,
+                                 self.whole_groups)
         while True:
             status = search.step(int(min(self.nodes + SLICE, max_nodes)))
             self.nodes = search.nodes

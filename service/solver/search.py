@@ -48,9 +48,32 @@ Pruning (each rule is safe for *our* rules; see the argument next to it)
 4. Transpositions (above).
 5. A position that :func:`doomed` proves lost is not searched (always the root;
    every position only with ``prune=True``, which costs more than it saves).
+6. With ``whole_groups=True`` (the complete search of :func:`service.solver.solve`),
+   part of an ordered group moves only when the card it uncovers can go to its
+   foundation at once.  Blake & Gent prove this for thoughtful Klondike; the
+   proof carries over because it uses only what our rules share with it: any
+   ordered group may move, a card goes onto either of its two parents (same
+   rank, same colour), and an empty column takes only a king.  Say part of a
+   group, G (base Y), moves off X: its only other place is X', the other card
+   of X's rank and colour.  Compare the line that plays it (T') with one that
+   does not (T): they differ only in which of X and X' carries which stack.
+   Every later move of T' has a twin in T — a move of (part of) a stack or of
+   X or X' with what lies on and under them is made from the twin card, which
+   is legal because the stacks' bases fit X and X' alike, and a card placed on
+   one goes on the other — and no twin changes what the moved group uncovers,
+   so it is partial and bad exactly when the original is.  A whole stack can
+   leave X or X' only for the other one (its base's only parents) or, as one
+   card, for its foundation; the first makes T equal to T' at no cost.  The
+   twinning fails only when X (or X') goes to its foundation in T' while it
+   carries a stack in T: there T first moves that stack onto the other card,
+   a partial move whose uncovered card goes to its foundation at once, and
+   the two positions are equal again.  So the last bad partial move of a
+   winning line can be removed without lengthening it, and a winnable position
+   has a winning line with none.  (tests/solver checks the restricted search
+   against the unrestricted one and against a brute force over the engine.)
 
-Nothing else is pruned: every move of an ordered group, whole or partial, onto
-any column that accepts it, every take-back onto any column, every talon play.
+Nothing else is pruned: every whole ordered group onto any column that accepts
+it, every take-back onto any column, every talon play.
 """
 
 from __future__ import annotations
@@ -228,7 +251,7 @@ class Searcher:
 
     def __init__(
         self, cols, found, talon, p, draw, *, deadline: float = float("inf"), max_nodes: int | None = None,
-        streamline: bool = False, prune: bool = False,
+        streamline: bool = False, prune: bool = False, whole_groups: bool = False,
     ):
         #: streamline: a search for a *quick win* with unsafe restrictions (no take-backs,
         #: partial groups only to uncover a foundation card, eager auto-play).  Its
@@ -237,6 +260,8 @@ class Searcher:
         #: prune: drop every position that :func:`doomed` proves lost (sound, but it costs
         #: more time than it saves in measurements; the root is always checked)
         self.prune = prune
+        #: whole_groups: rule 6 (part of a group moves only to uncover a foundation card)
+        self.whole_groups = whole_groups or streamline
         self.root = (tuple(bytes(c) for c in cols), tuple(found), bytes(talon), p)
         self.draw = draw
         self.deadline = deadline
@@ -354,7 +379,7 @@ class Searcher:
             elif first_empty < 0:
                 first_empty = c
         column_info = self.column_info
-        streamline = self.streamline
+        whole_groups = self.whole_groups
         for src in range(7):
             col = cols[src]
             if not col:
@@ -385,7 +410,7 @@ class Searcher:
                             score += 30
                     else:
                         under = col[i - 1]
-                        if streamline and found[SUIT[under]] != RANK[under]:
+                        if whole_groups and found[SUIT[under]] != RANK[under]:
                             continue
                         score = 5 + (40 if found[SUIT[under]] == RANK[under] else 0)
                     add((score, (CC, src, i, dst)))

@@ -13,7 +13,15 @@ import pytest
 
 from service.engine import CARDS, Action, Game, GameCode
 from service.solver import Solution, hint, solve, winnable_deal
-from service.solver.search import Searcher, doomed, safe_to_foundation, talon_reach, talon_steps
+from service.solver.search import (
+    PARENTS,
+    Budget,
+    Searcher,
+    doomed,
+    safe_to_foundation,
+    talon_reach,
+    talon_steps,
+)
 
 # -- helpers -------------------------------------------------------------------------
 
@@ -293,6 +301,77 @@ def test_endgames_agree_with_brute_force(draw):
         verdicts[solution.verdict] += 1
     # The sample must exercise both answers, or the comparison proves little.
     assert verdicts["winnable"] >= 50 and verdicts["unwinnable"] >= 5, verdicts
+
+
+# -- rule 6: part of a group moves only to uncover a foundation card ---------------------------
+
+
+def runs_endgame(rng: random.Random, cards_left: int, draw: int) -> Game:
+    """Columns built of ordered groups (so that partial moves are possible) plus loose cards."""
+    suits = rng.sample(range(4), rng.choice((2, 2, 3, 4)))
+    while True:
+        left = [0, 0, 0, 0]
+        for _ in range(cards_left):
+            left[rng.choice(suits)] += 1
+        if max(left) <= 13:
+            break
+    foundations = [13 - n for n in left]
+    free = {s * 13 + r for s in range(4) for r in range(foundations[s], 13)}
+    tableau: list[list[int]] = [[] for _ in range(7)]
+    used = rng.randint(3, 5)  # few columns: blocked positions are common
+    while len(free) > rng.randint(0, 4):
+        card = rng.choice(sorted(free))
+        free.discard(card)
+        group = [card]
+        while rng.random() < 0.75:
+            children = [c for c in range(52) if c in free and group[-1] in PARENTS[c]]
+            if not children:
+                break
+            group.append(rng.choice(children))
+            free.discard(group[-1])
+        tableau[rng.randrange(used)].extend(group)
+    for column in tableau:
+        if column and rng.random() < 0.9:  # its lowest card buried at the bottom: blocked columns
+            lowest = min(column, key=lambda card: card % 13)
+            column.remove(lowest)
+            column.insert(0, lowest)
+    talon = sorted(free)
+    rng.shuffle(talon)
+    return position(tableau, foundations, talon, (), draw)
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_whole_groups_rule_keeps_every_verdict(draw):
+    """Rule 6 never turns a winnable position into an unwinnable one, nor the reverse."""
+    rng = random.Random(600 + draw)
+    counts = {"winnable": 0, "unwinnable": 0, "partial moves cut": 0}
+    for _ in range(300):
+        game = runs_endgame(rng, rng.randint(10, 22), draw)
+        plain, restricted = _searcher(game, max_nodes=40_000), _searcher(game, whole_groups=True, max_nodes=40_000)
+        try:
+            expected = plain.run() is not None
+            got = restricted.run() is not None
+        except Budget:
+            continue
+        assert got == expected, game.to_state()
+        counts["winnable" if expected else "unwinnable"] += 1
+        counts["partial moves cut"] += restricted.nodes < plain.nodes
+    assert min(counts.values()) >= 20, counts
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_whole_groups_rule_agrees_with_brute_force(draw):
+    rng = random.Random(700 + draw)
+    counts = {"winnable": 0, "unwinnable": 0}
+    for _ in range(400):
+        game = runs_endgame(rng, rng.randint(9, 13), draw)
+        try:
+            expected = brute_force_winnable(game, limit=20_000)
+        except TooLarge:
+            continue
+        assert (_searcher(game, whole_groups=True).run() is not None) == expected, game.to_state()
+        counts["winnable" if expected else "unwinnable"] += 1
+    assert counts["winnable"] >= 100 and counts["unwinnable"] >= 5, counts
 
 
 # -- positions from actual play ---------------------------------------------------------------
