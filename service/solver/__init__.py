@@ -94,7 +94,7 @@ def solve(
     dfs = fast.CSearcher if BACKEND == "c" else Searcher
     searches = [
         [dfs(cols, found, talon, waste, draw, streamline=True, max_nodes=max_nodes), "dfs", QUICK_DFS_WEIGHT],
-        [Searcher(cols, found, talon, waste, draw, streamline=True, max_nodes=max_nodes), "best", QUICK_BEST_WEIGHT],
+        [dfs(cols, found, talon, waste, draw, streamline=True, max_nodes=max_nodes), "best", QUICK_BEST_WEIGHT],
         [dfs(cols, found, talon, waste, draw, whole_groups=True, max_nodes=max_nodes), "dfs", COMPLETE_WEIGHT],
     ]
     for entry in searches:

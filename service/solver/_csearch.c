@@ -1,4 +1,5 @@
-/* The depth-first search of service/solver/search.py (Searcher.dfs), in C.
+/* The depth-first and best-first searches of service/solver/search.py
+ * (Searcher.dfs, Searcher.best_first), in C.
  *
  * A faithful port: the same position (columns, foundations, talon, p), the same
  * moves in the same order, the same automatic safe foundation plays, the same
@@ -10,7 +11,8 @@
  * winning line through the Python move rules and the engine.
  *
  *     Search(cols: list[bytes], found: tuple[int, ...], talon: bytes, p: int,
- *            draw: int, streamline: bool, whole_groups: bool)
+ *            draw: int, streamline: bool, whole_groups: bool, best_first: bool)
+ *     (best_first=True: the greedy best-first search, same scores and tie-breaks)
  *     .step(limit) -> 0 running (limit positions reached), 1 won, 2 exhausted
  *     .nodes       -> distinct positions met so far (the root counts 1)
  *     .path()      -> list of moves (kind, ...) from the root to the win
@@ -552,9 +554,23 @@ typedef struct {
     size_t rec_start; /* the moves that led here (and its auto-plays) start at rec.v[rec_start] */
 } Frame;
 
+/* Best-first nodes: every position met, packed, with the move that led to it from its parent. */
+#define PACKMAX 72
+typedef struct {
+    uint8_t packed[PACKMAX];
+    int32_t parent; /* -1 for the root */
+    Move move;
+} BNode;
+
+typedef struct {
+    int score;
+    int64_t seq; /* later pushes first among equal scores (search.py pushes a decreasing seq) */
+    uint32_t node;
+} HeapItem;
+
 typedef struct {
     PyObject_HEAD
-    int draw, streamline, whole_groups, status, started;
+    int draw, streamline, whole_groups, best_first, status, started;
     long long nodes;
     Frame *frames;
     size_t nframes, frames_cap;
@@ -562,6 +578,17 @@ typedef struct {
     MoveVec rec;   /* the path: concatenation of every frame's record */
     Table table;
     State root;
+    /* best-first only */
+    BNode *bnodes;
+    size_t nb, bcap;
+    HeapItem *heap;
+    size_t nheap, heapcap;
+    int64_t seq;
+    int32_t current; /* the node being expanded, -1 between two */
+    State current_st;
+    Move current_moves[MAXMOVES];
+    int current_n, current_next;
+    MoveVec scratch;
 } SearchObject;
 
 static int push_frame(SearchObject *self, const State *st, size_t rec_start)
@@ -591,18 +618,21 @@ static void Search_dealloc(SearchObject *self)
     free(self->frames);
     free(self->moves.v);
     free(self->rec.v);
+    free(self->bnodes);
+    free(self->heap);
+    free(self->scratch.v);
     table_free(&self->table);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"cols", "found", "talon", "p", "draw", "streamline", "whole_groups", NULL};
+    static char *kwlist[] = {"cols", "found", "talon", "p", "draw", "streamline", "whole_groups", "best_first", NULL};
     PyObject *cols, *found;
     Py_buffer talon;
-    int p, draw, streamline = 0, whole_groups = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOy*ii|pp", kwlist, &cols, &found, &talon, &p, &draw,
-                                     &streamline, &whole_groups))
+    int p, draw, streamline = 0, whole_groups = 0, best_first = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOy*ii|ppp", kwlist, &cols, &found, &talon, &p, &draw,
+                                     &streamline, &whole_groups, &best_first))
         return -1;
     State st;
     memset(&st, 0, sizeof st);
@@ -682,6 +712,8 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
     self->draw = draw;
     self->streamline = streamline;
     self->whole_groups = whole_groups || streamline;
+    self->best_first = best_first;
+    self->current = -1;
     self->status = RUNNING;
     self->started = 0;
     self->nodes = 0;
@@ -693,6 +725,232 @@ done:
     return ok ? 0 : -1;
 }
 
+/* -- best-first (search.py: Searcher.best_first) ----------------------------- */
+
+static void pack(const State *st, uint8_t *out)
+{
+    int n = 0;
+    for (int c = 0; c < 7; c++) {
+        out[n++] = st->len[c];
+        memcpy(out + n, st->cols[c], st->len[c]);
+        n += st->len[c];
+    }
+    memcpy(out + n, st->found, 4);
+    n += 4;
+    out[n++] = st->ntalon;
+    memcpy(out + n, st->talon, st->ntalon);
+    n += st->ntalon;
+    out[n] = st->p;
+}
+
+static void unpack(const uint8_t *in, State *st)
+{
+    int n = 0;
+    for (int c = 0; c < 7; c++) {
+        st->len[c] = in[n++];
+        memcpy(st->cols[c], in + n, st->len[c]);
+        n += st->len[c];
+    }
+    memcpy(st->found, in + n, 4);
+    n += 4;
+    st->ntalon = in[n++];
+    memcpy(st->talon, in + n, st->ntalon);
+    n += st->ntalon;
+    st->p = in[n];
+}
+
+/* search.py: Searcher.column_score (how well ordered a column is). */
+static int column_score(const uint8_t *col, int n)
+{
+    int good = 0;
+    if (n && RANK[col[0]] == KING) {
+        good = 1;
+        while (good < n && is_parent(col[good - 1], col[good]))
+            good++;
+    }
+    int score = good - (n - good);
+    int low[4] = {13, 13, 13, 13};
+    for (int i = 0; i < n; i++) {
+        int card = col[i], s = SUIT[card];
+        if (i >= good && low[s] < RANK[card])
+            score -= 2;
+        if (RANK[card] < low[s])
+            low[s] = RANK[card];
+    }
+    return score;
+}
+
+/* search.py: Searcher.score. */
+static int position_score(const State *st)
+{
+    int total = 6 * total_found(st) - st->ntalon / 2;
+    for (int c = 0; c < 7; c++)
+        total += st->len[c] ? column_score(st->cols[c], st->len[c]) : 2;
+    return total;
+}
+
+static inline int heap_before(const HeapItem *a, const HeapItem *b)
+{
+    return a->score > b->score || (a->score == b->score && a->seq > b->seq);
+}
+
+static int heap_push(SearchObject *self, HeapItem item)
+{
+    if (self->nheap == self->heapcap) {
+        size_t cap = self->heapcap ? self->heapcap * 2 : 4096;
+        HeapItem *h = realloc(self->heap, cap * sizeof(HeapItem));
+        if (!h)
+            return 0;
+        self->heap = h;
+        self->heapcap = cap;
+    }
+    size_t i = self->nheap++;
+    while (i > 0) {
+        size_t up = (i - 1) / 2;
+        if (!heap_before(&item, &self->heap[up]))
+            break;
+        self->heap[i] = self->heap[up];
+        i = up;
+    }
+    self->heap[i] = item;
+    return 1;
+}
+
+static HeapItem heap_pop(SearchObject *self)
+{
+    HeapItem top = self->heap[0], last = self->heap[--self->nheap];
+    size_t i = 0, n = self->nheap;
+    for (;;) {
+        size_t child = 2 * i + 1;
+        if (child >= n)
+            break;
+        if (child + 1 < n && heap_before(&self->heap[child + 1], &self->heap[child]))
+            child++;
+        if (!heap_before(&self->heap[child], &last))
+            break;
+        self->heap[i] = self->heap[child];
+        i = child;
+    }
+    if (n)
+        self->heap[i] = last;
+    return top;
+}
+
+static int add_bnode(SearchObject *self, const State *st, int32_t parent, Move m)
+{
+    if (self->nb == self->bcap) {
+        size_t cap = self->bcap ? self->bcap * 2 : 4096;
+        BNode *b = realloc(self->bnodes, cap * sizeof(BNode));
+        if (!b)
+            return 0;
+        self->bnodes = b;
+        self->bcap = cap;
+    }
+    BNode *b = &self->bnodes[self->nb++];
+    pack(st, b->packed);
+    b->parent = parent;
+    b->move = m;
+    return 1;
+}
+
+/* The win's path into self->rec: the root's auto-plays, then each node's move and auto-plays. */
+static int best_first_path(SearchObject *self, int32_t node, Move last)
+{
+    int32_t chain_len = 0;
+    for (int32_t k = node; self->bnodes[k].parent >= 0; k = self->bnodes[k].parent)
+        chain_len++;
+    Move *chain = malloc(((size_t)chain_len + 1) * sizeof(Move));
+    if (!chain)
+        return 0;
+    chain[chain_len] = last;
+    int32_t i = chain_len;
+    for (int32_t k = node; self->bnodes[k].parent >= 0; k = self->bnodes[k].parent)
+        chain[--i] = self->bnodes[k].move;
+    State st = self->root;
+    self->rec.n = 0;
+    int ok = autoplay(&st, self->draw, self->streamline, &self->rec);
+    for (int32_t j = 0; ok && j <= chain_len; j++) {
+        ok = mv_reserve(&self->rec, 1);
+        if (ok) {
+            self->rec.v[self->rec.n++] = chain[j];
+            ok = apply(&st, chain[j]) && autoplay(&st, self->draw, self->streamline, &self->rec);
+        }
+    }
+    free(chain);
+    return ok;
+}
+
+static PyObject *best_first_step(SearchObject *self, long long limit)
+{
+    uint8_t key[KEYMAX];
+    if (!self->started) {
+        self->started = 1;
+        State st = self->root;
+        self->rec.n = 0;
+        if (!autoplay(&st, self->draw, self->streamline, &self->rec))
+            return PyErr_NoMemory();
+        if (total_found(&st) == 52) {
+            self->status = WON;
+            return PyLong_FromLong(WON);
+        }
+        int n = make_key(&st, self->draw, key);
+        if (table_insert(&self->table, key, n) < 0 || !add_bnode(self, &st, -1, (Move){0, 0, 0, 0}))
+            return PyErr_NoMemory();
+        if (!heap_push(self, (HeapItem){0, 0, 0}))
+            return PyErr_NoMemory();
+        self->nodes = 1;
+        if (self->nodes >= limit)
+            return PyLong_FromLong(RUNNING);
+    }
+    for (;;) {
+        if (self->current < 0) {
+            if (!self->nheap)
+                break;
+            HeapItem top = heap_pop(self);
+            self->current = (int32_t)top.node;
+            unpack(self->bnodes[top.node].packed, &self->current_st);
+            self->current_n = gen_moves(&self->current_st, self->draw, self->streamline, self->whole_groups,
+                                        self->current_moves);
+            self->current_next = 0;
+        }
+        if (self->current_next >= self->current_n) {
+            self->current = -1;
+            continue;
+        }
+        Move m = self->current_moves[self->current_next++];
+        State child = self->current_st;
+        self->scratch.n = 0;
+        if (!apply(&child, m)) {
+            PyErr_SetString(PyExc_RuntimeError, "column overflow");
+            return NULL;
+        }
+        if (!autoplay(&child, self->draw, self->streamline, &self->scratch))
+            return PyErr_NoMemory();
+        if (total_found(&child) == 52) {
+            if (!best_first_path(self, self->current, m))
+                return PyErr_NoMemory();
+            self->status = WON;
+            return PyLong_FromLong(WON);
+        }
+        int n = make_key(&child, self->draw, key);
+        int fresh = table_insert(&self->table, key, n);
+        if (fresh < 0)
+            return PyErr_NoMemory();
+        if (!fresh)
+            continue;
+        if (self->nb >= INT32_MAX || !add_bnode(self, &child, self->current, m))
+            return PyErr_NoMemory();
+        self->nodes++;
+        self->seq++;
+        if (!heap_push(self, (HeapItem){position_score(&child), self->seq, (uint32_t)(self->nb - 1)}))
+            return PyErr_NoMemory();
+        if (self->nodes >= limit)
+            return PyLong_FromLong(RUNNING);
+    }
+    self->status = EXHAUSTED;
+    return PyLong_FromLong(EXHAUSTED);
+}
+
 /* Search until `limit` distinct positions have been met in all, a win, or exhaustion. */
 static PyObject *Search_step(SearchObject *self, PyObject *arg)
 {
@@ -701,6 +959,8 @@ static PyObject *Search_step(SearchObject *self, PyObject *arg)
         return NULL;
     if (self->status != RUNNING)
         return PyLong_FromLong(self->status);
+    if (self->best_first)
+        return best_first_step(self, limit);
     uint8_t key[KEYMAX];
     if (!self->started) {
         self->started = 1;
@@ -812,7 +1072,7 @@ static PyTypeObject SearchType = {
     .tp_basicsize = sizeof(SearchObject),
     .tp_dealloc = (destructor)Search_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "The depth-first search of search.py (Searcher.dfs), resumable.",
+    .tp_doc = "The depth-first (or best-first) search of search.py (Searcher.dfs, .best_first), resumable.",
     .tp_methods = Search_methods,
     .tp_getset = Search_getset,
     .tp_init = (initproc)Search_init,

@@ -1,7 +1,8 @@
-"""The C core of the depth-first search (``_csearch``), behind the interface of :class:`Searcher`.
+"""The C core of the searches (``_csearch``), behind the interface of :class:`Searcher`.
 
 :class:`CSearcher` is a :class:`~service.solver.search.Searcher` whose
-:meth:`~CSearcher.dfs` runs in the compiled module ``service.solver._csearch``
+:meth:`~CSearcher.dfs` and :meth:`~CSearcher.best_first` run in the compiled
+module ``service.solver._csearch``
 (built by ``pip install``; see ``pyproject.toml``): the same positions, moves,
 automatic safe plays, transposition key and pruning, about fifty times faster.
 The Python search stays the reference; :data:`BACKEND` says which one
@@ -32,13 +33,20 @@ SLICE = 4096
 
 
 class CSearcher(Searcher):
-    """:class:`Searcher` with :meth:`dfs` in C (needs ``_csearch``); the other searches stay Python."""
+    """:class:`Searcher` with :meth:`dfs` and :meth:`best_first` in C (needs ``_csearch``)."""
 
     def dfs(self):
         """The same generator as :meth:`Searcher.dfs`: yields between slices, returns the path or None.
 
         Raises :class:`Budget` when ``max_nodes`` is reached.
         """
+        return self._search(best_first=False)
+
+    def best_first(self):
+        """The same generator as :meth:`Searcher.best_first`, in C."""
+        return self._search(best_first=True)
+
+    def _search(self, *, best_first: bool):
         record: list = []
         state = self.autoplay(self.root, record)
         if sum(state[1]) == 52:
@@ -51,7 +59,7 @@ class CSearcher(Searcher):
         if doomed(state[0], state[1], state[2]):
             return None
         search = _csearch.Search(list(state[0]), state[1], state[2], state[3], self.draw, self.streamline,
-                                 self.whole_groups)
+                                 self.whole_groups, best_first)
         while True:
             status = search.step(int(min(self.nodes + SLICE, max_nodes)))
             self.nodes = search.nodes

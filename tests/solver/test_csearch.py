@@ -66,6 +66,32 @@ def test_c_search_is_the_python_search(draw):
     assert seen["winnable"] >= 30 and seen["unwinnable"] >= 5, seen
 
 
+def _best_first_outcome(cls, game: Game, **options):
+    talon = list(game.waste) + list(reversed(game.stock))
+    searcher = cls(game.tableau, game.foundations, talon, len(game.waste), game.code.draw, **options)
+    try:
+        path = searcher.drive(searcher.best_first())
+    except Budget:
+        return "unknown", searcher.nodes, None
+    return ("winnable" if path is not None else "exhausted"), searcher.nodes, path
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_c_best_first_is_the_python_best_first(draw):
+    rng = random.Random(4100 + draw)
+    seen = {"winnable": 0, "exhausted": 0, "unknown": 0}
+    for game in _positions(rng, draw, 90):
+        for options in ({"streamline": True}, {}):
+            python = _best_first_outcome(Searcher, game, max_nodes=2000, **options)
+            c = _best_first_outcome(fast.CSearcher, game, max_nodes=2000, **options)
+            assert c[:2] == python[:2], (game.to_state(), options)
+            assert c[2] == python[2]
+            if c[0] == "winnable":
+                assert replay_wins(game, tuple(solver._actions(c[2], draw)))
+            seen[c[0]] += 1
+    assert seen["winnable"] >= 30 and seen["exhausted"] >= 5 and seen["unknown"] >= 5, seen
+
+
 @pytest.mark.parametrize("draw", [1, 3])
 def test_solve_verdicts_agree_across_backends(draw, monkeypatch):
     rng = random.Random(5000 + draw)
