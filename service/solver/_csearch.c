@@ -404,26 +404,21 @@ static int gen_moves(const State *st, int draw, int streamline, int whole_groups
 
 /* -- transposition table (full keys) ----------------------------------------- */
 
-static int col_cmp(const State *st, int a, int b)
-{
-    int la = st->len[a], lb = st->len[b];
-    int r = memcmp(st->cols[a], st->cols[b], (size_t)(la < lb ? la : lb));
-    if (r)
-        return r;
-    return la - lb;
-}
-
 /* search.py: Searcher.key (the same equivalence; the bytes need not be identical). */
 static int make_key(const State *st, int draw, uint8_t *out)
 {
-    int idx[7] = {0, 1, 2, 3, 4, 5, 6};
-    for (int i = 1; i < 7; i++) {
-        int x = idx[i], j = i - 1;
-        while (j >= 0 && col_cmp(st, idx[j], x) > 0) {
+    /* Sorting the columns by their first card sorts them as search.py sorts their bytes: the
+     * 52 cards are distinct, so two non-empty columns already differ at their first card. */
+    int idx[7], first[7];
+    for (int i = 0; i < 7; i++) {
+        int f = st->len[i] ? st->cols[i][0] : -1, j = i - 1;
+        while (j >= 0 && first[j] > f) {
+            first[j + 1] = first[j];
             idx[j + 1] = idx[j];
             j--;
         }
-        idx[j + 1] = x;
+        first[j + 1] = f;
+        idx[j + 1] = i;
     }
     int n = 0;
     for (int k = 0; k < 7; k++) {
@@ -433,14 +428,12 @@ static int make_key(const State *st, int draw, uint8_t *out)
         out[n++] = 0xff;
     }
     out[n++] = 0xfe;
-    if (draw == 1) {
-        uint8_t present[52];
-        memset(present, 0, sizeof present);
+    if (draw == 1) { /* the talon as a set: 52 bits */
+        uint64_t present = 0;
         for (int i = 0; i < st->ntalon; i++)
-            present[st->talon[i]] = 1;
-        for (int c = 0; c < 52; c++)
-            if (present[c])
-                out[n++] = (uint8_t)c;
+            present |= 1ULL << st->talon[i];
+        for (int b = 0; b < 7; b++)
+            out[n++] = (uint8_t)(present >> (8 * b));
     } else {
         memcpy(out + n, st->talon, st->ntalon);
         n += st->ntalon;
@@ -455,11 +448,16 @@ static int make_key(const State *st, int draw, uint8_t *out)
 static uint64_t hash_key(const uint8_t *k, int n)
 {
     uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
-    for (int i = 0; i < n; i++) {
-        h ^= k[i];
-        h *= 0x100000001B3ULL;
-        h ^= h >> 29;
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, k + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
     }
+    uint64_t w = 0;
+    memcpy(&w, k + i, (size_t)(n - i));
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdULL;
     h ^= h >> 33;
