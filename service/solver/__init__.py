@@ -43,6 +43,10 @@ WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
 QUICK_DFS_WEIGHT = 1.0
 QUICK_BEST_WEIGHT = 2.0
 COMPLETE_WEIGHT = 1.0
+#: after this much CPU time the complete search's weight becomes COMPLETE_LATE_WEIGHT: the
+#: quick searches find the easy wins early, the hard deals are mostly decided by the complete one
+QUICK_PHASE_S = 0.1
+COMPLETE_LATE_WEIGHT = 4.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +86,8 @@ def solve(
     deadline = start + budget_ms / 1000.0
     cols, found, waste = game.tableau, game.foundations, len(game.waste)
     # Three searches share the time, each getting its weight's share of the CPU
-    # time spent so far (they advance in slices of 256 positions):
+    # time spent so far (they advance in slices of a few milliseconds; after
+    # QUICK_PHASE_S the complete search gets the larger share):
     # * a streamlined depth-first search (unsafe restrictions, see Searcher),
     #   which finds the easy wins at once;
     # * a streamlined greedy best-first search, which recovers from the bad early
@@ -108,6 +113,8 @@ def solve(
         now = clock()
         if now > deadline or not searches:
             return Solution(UNKNOWN, (), sum(s.nodes for s in everyone), _ms(start, clock))
+        if now - start > QUICK_PHASE_S and searches[-1][0] is complete:
+            searches[-1][2] = COMPLETE_LATE_WEIGHT
         entry = min(searches, key=_behind)
         searcher, steps = entry[0], entry[1]
         try:
