@@ -41,13 +41,13 @@ class _HintCache:
         self._size = size
         self._lock = threading.Lock()
 
-    def solve(self, game_id: str, version: int, state: dict, budget_ms: int) -> Solution:
+    def solve(self, game_id: str, version: int, state: dict, budget_ms: int, max_nodes: int) -> Solution:
         key = (game_id, version)
         with self._lock:
             if key in self._entries:
                 self._entries.move_to_end(key)
                 return self._entries[key]
-        solution = hint(EngineGame.from_state(state), budget_ms=budget_ms)
+        solution = hint(EngineGame.from_state(state), budget_ms=budget_ms, max_nodes=max_nodes)
         with self._lock:
             self._entries[key] = solution
             while len(self._entries) > self._size:
@@ -79,7 +79,8 @@ def game_hint(game_id):
         raise ApiProblem("GAME_FINISHED")
     version, state = row.version, row.state
     db.session.rollback()  # no transaction stays open during the search
-    solution = _hints.solve(game_id, version, state, current_app.config["SOLVER_HINT_BUDGET_MS"])
+    config = current_app.config
+    solution = _hints.solve(game_id, version, state, config["SOLVER_HINT_BUDGET_MS"], config["SOLVER_HINT_MAX_NODES"])
     with write_transaction() as session:
         hints = session.execute(
             update(Game).where(Game.id == game_id).values(hints=Game.hints + 1).returning(Game.hints)
