@@ -723,6 +723,28 @@ done:
     return ok ? 0 : -1;
 }
 
+/* The first step of either search: the root's auto-plays (kept in rec), then its key.
+ * Returns RUNNING to go on from *st, WON when the auto-plays win, -1 with an exception set. */
+static int start(SearchObject *self, State *st)
+{
+    self->started = 1;
+    *st = self->root;
+    self->rec.n = 0;
+    if (!autoplay(st, self->draw, self->streamline, &self->rec)) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (total_found(st) == 52)
+        return self->status = WON;
+    uint8_t key[KEYMAX];
+    if (table_insert(&self->table, key, make_key(st, self->draw, key)) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->nodes = 1;
+    return RUNNING;
+}
+
 /* -- best-first (search.py: Searcher.best_first) ----------------------------- */
 
 static void pack(const State *st, uint8_t *out)
@@ -882,21 +904,12 @@ static PyObject *best_first_step(SearchObject *self, long long limit)
 {
     uint8_t key[KEYMAX];
     if (!self->started) {
-        self->started = 1;
-        State st = self->root;
-        self->rec.n = 0;
-        if (!autoplay(&st, self->draw, self->streamline, &self->rec))
+        State st;
+        int first = start(self, &st);
+        if (first != RUNNING)
+            return first < 0 ? NULL : PyLong_FromLong(first);
+        if (!add_bnode(self, &st, -1, (Move){0, 0, 0, 0}) || !heap_push(self, (HeapItem){0, 0, 0}))
             return PyErr_NoMemory();
-        if (total_found(&st) == 52) {
-            self->status = WON;
-            return PyLong_FromLong(WON);
-        }
-        int n = make_key(&st, self->draw, key);
-        if (table_insert(&self->table, key, n) < 0 || !add_bnode(self, &st, -1, (Move){0, 0, 0, 0}))
-            return PyErr_NoMemory();
-        if (!heap_push(self, (HeapItem){0, 0, 0}))
-            return PyErr_NoMemory();
-        self->nodes = 1;
         if (self->nodes >= limit)
             return PyLong_FromLong(RUNNING);
     }
@@ -961,19 +974,10 @@ static PyObject *Search_step(SearchObject *self, PyObject *arg)
         return best_first_step(self, limit);
     uint8_t key[KEYMAX];
     if (!self->started) {
-        self->started = 1;
-        State st = self->root;
-        self->rec.n = 0;
-        if (!autoplay(&st, self->draw, self->streamline, &self->rec))
-            return PyErr_NoMemory();
-        if (total_found(&st) == 52) {
-            self->status = WON;
-            return PyLong_FromLong(WON);
-        }
-        int n = make_key(&st, self->draw, key);
-        if (table_insert(&self->table, key, n) < 0)
-            return PyErr_NoMemory();
-        self->nodes = 1;
+        State st;
+        int first = start(self, &st);
+        if (first != RUNNING)
+            return first < 0 ? NULL : PyLong_FromLong(first);
         if (!push_frame(self, &st, 0))
             return PyErr_NoMemory();
         if (self->nodes >= limit)

@@ -100,18 +100,21 @@ def brute_force_winnable(game: Game, limit: int = 100_000) -> bool:
     return False
 
 
-def random_endgame(rng: random.Random, cards_left: int, draw: int) -> Game:
-    """Random foundations leaving ``cards_left`` cards, dealt at random to columns and talon."""
-    # Few suits in play make tight positions (the complete suits' kings can come
-    # back only to an empty column), so that both answers show up.
-    suits = rng.sample(range(4), rng.choice((1, 1, 1, 2, 2, 3)))
+def foundations_leaving(rng: random.Random, cards_left: int, suits: list[int]) -> list[int]:
+    """Random foundation counts that leave ``cards_left`` cards in play, all of ``suits``."""
     while True:
         left = [0, 0, 0, 0]
         for _ in range(cards_left):
             left[rng.choice(suits)] += 1
         if max(left) <= 13:
-            break
-    foundations = [13 - n for n in left]
+            return [13 - n for n in left]
+
+
+def random_endgame(rng: random.Random, cards_left: int, draw: int) -> Game:
+    """Random foundations leaving ``cards_left`` cards, dealt at random to columns and talon."""
+    # Few suits in play make tight positions (the complete suits' kings can come
+    # back only to an empty column), so that both answers show up.
+    foundations = foundations_leaving(rng, cards_left, rng.sample(range(4), rng.choice((1, 1, 1, 2, 2, 3))))
     cards = [s * 13 + r for s in range(4) for r in range(foundations[s], 13)]
     rng.shuffle(cards)
     n_talon = rng.randint(0, min(6, len(cards)))
@@ -308,14 +311,7 @@ def test_endgames_agree_with_brute_force(draw):
 
 def runs_endgame(rng: random.Random, cards_left: int, draw: int) -> Game:
     """Columns built of ordered groups (so that partial moves are possible) plus loose cards."""
-    suits = rng.sample(range(4), rng.choice((2, 2, 3, 4)))
-    while True:
-        left = [0, 0, 0, 0]
-        for _ in range(cards_left):
-            left[rng.choice(suits)] += 1
-        if max(left) <= 13:
-            break
-    foundations = [13 - n for n in left]
+    foundations = foundations_leaving(rng, cards_left, rng.sample(range(4), rng.choice((2, 2, 3, 4))))
     free = {s * 13 + r for s in range(4) for r in range(foundations[s], 13)}
     tableau: list[list[int]] = [[] for _ in range(7)]
     used = rng.randint(3, 5)  # few columns: blocked positions are common
