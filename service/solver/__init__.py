@@ -43,7 +43,7 @@ WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
 QUICK_DFS_WEIGHT = 1.0
 QUICK_BEST_WEIGHT = 2.0
 COMPLETE_WEIGHT = 1.0
-#: after this much CPU time the complete search's weight becomes COMPLETE_LATE_WEIGHT: the
+#: after this much time (on solve's clock) the complete search's weight becomes COMPLETE_LATE_WEIGHT: the
 #: quick searches find the easy wins early, the hard deals are mostly decided by the complete one
 QUICK_PHASE_S = 0.1
 COMPLETE_LATE_WEIGHT = 4.0
@@ -96,25 +96,29 @@ def solve(
     #   "unwinnable", and it finds wins too.
     # A win from any of them is as good as any other (every line is replayed); the
     # streamlined ones' failures prove nothing, they just stop.
-    dfs = fast.CSearcher if BACKEND == "c" else Searcher
+    search_class = fast.CSearcher if BACKEND == "c" else Searcher
     searches = [
-        [dfs(cols, found, talon, waste, draw, streamline=True, max_nodes=max_nodes), "dfs", QUICK_DFS_WEIGHT],
-        [dfs(cols, found, talon, waste, draw, streamline=True, max_nodes=max_nodes), "best", QUICK_BEST_WEIGHT],
-        [dfs(cols, found, talon, waste, draw, whole_groups=True, max_nodes=max_nodes), "dfs", COMPLETE_WEIGHT],
+        [search_class(cols, found, talon, waste, draw, streamline=True, max_nodes=max_nodes), "dfs",
+         QUICK_DFS_WEIGHT],
+        [search_class(cols, found, talon, waste, draw, streamline=True, max_nodes=max_nodes), "best",
+         QUICK_BEST_WEIGHT],
+        [search_class(cols, found, talon, waste, draw, whole_groups=True, max_nodes=max_nodes), "dfs",
+         COMPLETE_WEIGHT],
     ]
     for entry in searches:
         searcher, kind, weight = entry
         entry[1] = searcher.dfs() if kind == "dfs" else searcher.best_first()
         entry.append(0.0)  # CPU seconds used
-    complete = searches[2][0]
+    complete_entry = searches[2]
+    complete = complete_entry[0]
     everyone = [entry[0] for entry in searches]
     path = None
     while path is None:
         now = clock()
         if now > deadline or not searches:
             return Solution(UNKNOWN, (), sum(s.nodes for s in everyone), _ms(start, clock))
-        if now - start > QUICK_PHASE_S and searches[-1][0] is complete:
-            searches[-1][2] = COMPLETE_LATE_WEIGHT
+        if now - start > QUICK_PHASE_S:
+            complete_entry[2] = COMPLETE_LATE_WEIGHT
         entry = min(searches, key=_behind)
         searcher, steps = entry[0], entry[1]
         try:

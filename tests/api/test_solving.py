@@ -60,10 +60,11 @@ def test_following_the_hints_wins_the_game_and_counts_them(client):
 
 def test_hint_memory_bound_gives_unknown(client):
     game, headers = new_game(client)
-    client.application.config["SOLVER_HINT_MAX_NODES"] = 1
+    config = client.application.config
+    configured, config["SOLVER_HINT_MAX_NODES"] = config["SOLVER_HINT_MAX_NODES"], 1
     try:
         hint = client.get(f"/v1/games/{game['id']}/hint", headers=headers).get_json()
     finally:
-        client.application.config["SOLVER_HINT_MAX_NODES"] = 1_200_000
+        config["SOLVER_HINT_MAX_NODES"] = configured
     assert hint["verdict"] == "unknown" and hint["action"] is None and hint["notation"] is None
     assert hint["hints"] == 1
