@@ -3,15 +3,16 @@
  *
  * A faithful port: the same position (columns, foundations, talon, p), the same
  * moves in the same order, the same automatic safe foundation plays, the same
- * transposition key, the same pruning (rules 1-4 of search.py; the root's
- * `doomed` check stays in Python).  The transposition table stores the FULL
- * canonical keys (a 64-bit hash only picks the slot and filters comparisons),
- * so a hash collision can never prune a position: an exhausted search really
- * is exhaustive.  The Python wrapper (service/solver/fast.py) replays every
- * winning line through the Python move rules and the engine.
+ * transposition key and waste dominance, the same pruning (rules 1-4, 6 and 7
+ * of search.py; the root's `doomed` check stays in Python).  The transposition
+ * table stores the FULL canonical keys (a hash only picks the slot and filters
+ * comparisons), so a hash collision can never prune a position: an exhausted
+ * search really is exhaustive.  The Python wrapper (service/solver/fast.py)
+ * replays every winning line through the Python move rules and the engine.
  *
  *     Search(cols: list[bytes], found: tuple[int, ...], talon: bytes, p: int,
- *            draw: int, streamline: bool, whole_groups: bool, best_first: bool)
+ *            draw: int, streamline: bool, whole_groups: bool, best_first: bool,
+ *            pending: bool)
  *     (best_first=True: the greedy best-first search, same scores and tie-breaks)
  *     .step(limit) -> 0 running (limit positions reached), 1 won, 2 exhausted
  *     .nodes       -> distinct positions met so far (the root counts 1)
@@ -40,7 +41,17 @@ typedef struct {
     uint8_t talon[MAXTALON];
     uint8_t ntalon;
     uint8_t p;
+    /* Free cards just put down that the next moves must use (see gen_moves): NO_PEND, or the card
+     * (| PEND_FC when it came from a foundation); pend2 is NO_PEND unless two are pending. */
+    uint8_t pend, pend2;
 } State;
+
+#define NO_PEND 255
+#define PEND_KIND_FC 1
+#define PEND_KIND_TC 2
+#define IS_RED(c) ((c) >= 13 && (c) < 39)
+#define PEND_FC 0x80
+#define PEND_CARD 0x3f
 
 typedef struct {
     uint8_t kind, a, b, c;
@@ -248,12 +259,6 @@ static inline void add_move(Scored *out, int *n, int score, int kind, int a, int
     (*n)++;
 }
 
-static inline int talon_find(const State *st, int card)
-{
-    const uint8_t *hit = memchr(st->talon, card, st->ntalon);
-    return hit ? (int)(hit - st->talon) : -1;
-}
-
 /* search.py: talon_reach, as a membership mask. */
 static void talon_reach_mask(int n, int p, int draw, uint8_t *reach)
 {
@@ -277,17 +282,16 @@ static void talon_reach_mask(int n, int p, int draw, uint8_t *reach)
 }
 
 /* Candidate moves, best first (search.py: Searcher.moves; same scores, stable order). */
-static int gen_moves(const State *st, int draw, int streamline, int whole_groups, Move *out)
+static int gen_moves(const State *st, int draw, int streamline, int whole_groups, int pend_kinds, Move *out)
 {
     Scored sc[MAXMOVES];
     int n = 0;
-    int tops_col[52];
+    int8_t tops_col[52];
     int first_empty = -1;
-    for (int c = 0; c < 52; c++)
-        tops_col[c] = -1;
+    memset(tops_col, -1, sizeof tops_col);
     for (int c = 0; c < 7; c++) {
         if (st->len[c])
-            tops_col[st->cols[c][st->len[c] - 1]] = c;
+            tops_col[st->cols[c][st->len[c] - 1]] = (int8_t)c;
         else if (first_empty < 0)
             first_empty = c;
     }
@@ -303,10 +307,7 @@ static int gen_moves(const State *st, int draw, int streamline, int whole_groups
         int start = len - 1;
         while (start > 0 && is_parent(col[start - 1], col[start]))
             start--;
-        int lowest = 13;
-        for (int k = 0; k < start; k++)
-            if (RANK[col[k]] < lowest)
-                lowest = RANK[col[k]];
+        int lowest = -1; /* the lowest rank under the run, found when first needed */
         for (int i = start; i < len; i++) {
             int card = col[i];
             if (RANK[card] == KING) {
@@ -314,6 +315,9 @@ static int gen_moves(const State *st, int draw, int streamline, int whole_groups
                     add_move(sc, &n, 50 + 2 * len, CC, src, i, first_empty);
                 continue;
             }
+            int uncovers = i > 0 && found[SUIT[col[i - 1]]] == RANK[col[i - 1]];
+            if (i > start && whole_groups && !uncovers)
+                continue;
             for (int k = 0; k < NPARENTS[card]; k++) {
                 int dst = tops_col[PARENTS[card][k]];
                 if (dst < 0)
@@ -322,15 +326,15 @@ static int gen_moves(const State *st, int draw, int streamline, int whole_groups
                 if (i == 0) {
                     score = 70;
                 } else if (i == start) {
-                    int under = col[i - 1];
-                    score = 40 + 2 * (12 - lowest) + len;
-                    if (found[SUIT[under]] == RANK[under])
-                        score += 30;
+                    if (lowest < 0) {
+                        lowest = 13;
+                        for (int j = 0; j < start; j++)
+                            if (RANK[col[j]] < lowest)
+                                lowest = RANK[col[j]];
+                    }
+                    score = 40 + 2 * (12 - lowest) + len + (uncovers ? 30 : 0);
                 } else {
-                    int under = col[i - 1];
-                    if (whole_groups && found[SUIT[under]] != RANK[under])
-                        continue;
-                    score = 5 + (found[SUIT[under]] == RANK[under] ? 40 : 0);
+                    score = 5 + (uncovers ? 40 : 0);
                 }
                 add_move(sc, &n, score, CC, src, i, dst);
             }
@@ -339,9 +343,13 @@ static int gen_moves(const State *st, int draw, int streamline, int whole_groups
     if (st->ntalon) {
         uint8_t reach[MAXTALON];
         talon_reach_mask(st->ntalon, st->p, draw, reach);
+        int8_t where[52]; /* talon index of each card, -1 when not in the talon */
+        memset(where, -1, sizeof where);
+        for (int i = 0; i < st->ntalon; i++)
+            where[st->talon[i]] = (int8_t)i;
         for (int s = 0; s < 4; s++) {
             if (found[s] < 13) {
-                int i = talon_find(st, s * 13 + found[s]);
+                int i = where[s * 13 + found[s]];
                 if (i >= 0 && reach[i])
                     add_move(sc, &n, 85 - found[s], TF, i, 0, 0);
             }
@@ -352,14 +360,14 @@ static int gen_moves(const State *st, int draw, int streamline, int whole_groups
                 continue;
             int top = st->cols[dst][st->len[dst] - 1];
             for (int k = 0; k < NCHILDREN[top]; k++) {
-                int i = talon_find(st, CHILDREN[top][k]);
+                int i = where[CHILDREN[top][k]];
                 if (i >= 0 && reach[i])
                     add_move(sc, &n, 38, TC, i, dst, 0);
             }
         }
         if (first_empty >= 0) {
             for (int k = 0; k < 4; k++) {
-                int i = talon_find(st, KINGS[k]);
+                int i = where[KINGS[k]];
                 if (i >= 0 && reach[i])
                     add_move(sc, &n, 35, TC, i, first_empty, 0);
             }
@@ -386,6 +394,30 @@ static int gen_moves(const State *st, int draw, int streamline, int whole_groups
                     add_move(sc, &n, 2, FC, s, dst, 0);
             }
         }
+    }
+    if (st->pend != NO_PEND) { /* rule 7 (search.py: Searcher._uses) */
+        int x = st->pend & PEND_CARD, x_fc = st->pend & PEND_FC, kept = 0;
+        for (int i = 0; i < n; i++) {
+            Move m = sc[i].m;
+            int ok;
+            if (st->pend2 != NO_PEND) { /* only a take-back that uses both */
+                int w = st->pend2 & PEND_CARD, w_fc = st->pend2 & PEND_FC;
+                ok = m.kind == FC && ((x_fc && m.a == SUIT[x] && m.b == tops_col[w])
+                                      || (w_fc && m.a == SUIT[w] && m.b == tops_col[x]));
+            } else {
+                int dst = m.kind == CC ? m.c : m.kind == TC || m.kind == FC ? m.b : -1;
+                ok = dst == tops_col[x] || (x_fc && m.kind == FC && m.a == SUIT[x]);
+                if (!ok && ((m.kind == FC && (pend_kinds & PEND_KIND_FC))
+                            || (m.kind == TC && (pend_kinds & PEND_KIND_TC)))) {
+                    /* a second free card: only the twin-rank one that a single take-back can use with x */
+                    int w = m.kind == FC ? m.a * 13 + found[m.a] - 1 : st->talon[m.a];
+                    ok = RANK[w] == RANK[x] && IS_RED(w) != IS_RED(x) && (x_fc || m.kind == FC);
+                }
+            }
+            if (ok)
+                sc[kept++] = sc[i];
+        }
+        n = kept;
     }
     /* stable insertion sort, highest score first (Python's sort(reverse=True) is stable) */
     for (int i = 1; i < n; i++) {
@@ -422,9 +454,14 @@ static int make_key(const State *st, int draw, uint8_t *out)
     }
     int n = 0;
     for (int k = 0; k < 7; k++) {
-        int c = idx[k];
-        memcpy(out + n, st->cols[c], st->len[c]);
-        n += st->len[c];
+        int c = idx[k], len = st->len[c];
+        /* whole 8-byte words: a column has room for them (MAXCOL), the key for the overrun (KEYMAX) */
+        for (int i = 0; i < len; i += 8) {
+            uint64_t w;
+            memcpy(&w, st->cols[c] + i, 8);
+            memcpy(out + n + i, &w, 8);
+        }
+        n += len;
         out[n++] = 0xff;
     }
     out[n++] = 0xfe;
@@ -437,10 +474,6 @@ static int make_key(const State *st, int draw, uint8_t *out)
     } else {
         memcpy(out + n, st->talon, st->ntalon);
         n += st->ntalon;
-        int p = st->p;
-        if (p == st->ntalon || p % draw == 0)
-            p = 0;
-        out[n++] = (uint8_t)p;
     }
     return n;
 }
@@ -464,9 +497,15 @@ static uint64_t hash_key(const uint8_t *k, int n)
     return h;
 }
 
+/* Open addressing; a slot holds SLOT_FP fingerprint bits of the hash above the entry's arena offset
+ * (0 = empty).  An arena entry is [key length][least p of residue 1][of residue 2][key bytes]. */
+#define OFF_BITS 40
+#define SLOT_OFF(slot) ((slot) & ((1ULL << OFF_BITS) - 1))
+#define SLOT_FP(h) (((h) >> OFF_BITS) | 1)
+#define ENTRY_HEAD 3
+
 typedef struct {
-    uint64_t *hashes; /* 0 = empty slot (a real hash of 0 is stored as 1) */
-    uint64_t *offs;   /* offset of the key in the arena: [len][bytes] */
+    uint64_t *slots;
     size_t cap, count;
     uint8_t *arena;
     size_t arena_n, arena_cap;
@@ -475,70 +514,87 @@ typedef struct {
 static int table_grow(Table *t)
 {
     size_t cap = t->cap ? t->cap * 2 : (1u << 16);
-    uint64_t *hs = calloc(cap, sizeof(uint64_t));
-    uint64_t *os = malloc(cap * sizeof(uint64_t));
-    if (!hs || !os) {
-        free(hs);
-        free(os);
+    uint64_t *slots = calloc(cap, sizeof(uint64_t));
+    if (!slots)
         return 0;
-    }
     for (size_t i = 0; i < t->cap; i++) {
-        if (!t->hashes[i])
+        if (!t->slots[i])
             continue;
-        size_t j = t->hashes[i] & (cap - 1);
-        while (hs[j])
+        const uint8_t *entry = t->arena + SLOT_OFF(t->slots[i]);
+        size_t j = hash_key(entry + ENTRY_HEAD, entry[0]) & (cap - 1);
+        while (slots[j])
             j = (j + 1) & (cap - 1);
-        hs[j] = t->hashes[i];
-        os[j] = t->offs[i];
+        slots[j] = t->slots[i];
     }
-    free(t->hashes);
-    free(t->offs);
-    t->hashes = hs;
-    t->offs = os;
+    free(t->slots);
+    t->slots = slots;
     t->cap = cap;
     return 1;
 }
 
-/* 1: inserted (new), 0: already there, -1: out of memory */
-static int table_insert(Table *t, const uint8_t *k, int n)
+/* Where the waste stands, as far as it matters: 0 when the talon can be cycled to the start with
+ * nothing more reachable than from there (p at a multiple of draw, or at the end; always in draw 1). */
+static inline int talon_phase(const State *st, int draw)
+{
+    return draw == 1 || st->p == st->ntalon || st->p % draw == 0 ? 0 : st->p;
+}
+
+/* Whether a position must be expanded, and records it.  The key leaves out p (see make_key): the
+ * table keeps, per key and per residue of p modulo draw, the least p met.  From p the player
+ * reaches p + draw, p + 2 draw, ... by drawing and phase 0 by recycling, so a position met before
+ * with a p' <= p of the same residue (or met at all, for phase 0) reaches every position this one
+ * does: it is dominated.  A restricted position (pend) is looked up but not recorded: it is expanded
+ * unless dominated, and its parent is the only position it is met from.
+ * Returns 1 to expand, 0 when dominated, -1 when out of memory. */
+static int table_visit(Table *t, const uint8_t *k, int n, int phase, int draw, int pend)
 {
     if ((t->count + 1) * 2 > t->cap && !table_grow(t))
         return -1;
-    uint64_t h = hash_key(k, n);
-    if (!h)
-        h = 1;
+    uint64_t h = hash_key(k, n), fp = SLOT_FP(h);
     size_t mask = t->cap - 1, j = h & mask;
-    while (t->hashes[j]) {
-        if (t->hashes[j] == h) {
-            const uint8_t *stored = t->arena + t->offs[j];
-            if (stored[0] == n && memcmp(stored + 1, k, (size_t)n) == 0)
-                return 0;
-        }
-        j = (j + 1) & mask;
+    int slot = phase ? phase % draw : 0; /* 1 or 2: entry[slot] holds the least p of that residue */
+    for (uint64_t v; (v = t->slots[j]); j = (j + 1) & mask) {
+        if (v >> OFF_BITS != fp)
+            continue;
+        uint8_t *entry = t->arena + SLOT_OFF(v);
+        if (entry[0] != n || memcmp(entry + ENTRY_HEAD, k, (size_t)n) != 0)
+            continue;
+        if (!phase || entry[slot] <= phase)
+            return 0;
+        if (pend == NO_PEND)
+            entry[slot] = (uint8_t)phase;
+        return 1;
     }
-    if (t->arena_n + (size_t)n + 1 > t->arena_cap) {
+    if (pend != NO_PEND)
+        return 1;
+    size_t need = t->arena_n + (size_t)n + ENTRY_HEAD;
+    if (need > t->arena_cap) {
         size_t cap = t->arena_cap ? t->arena_cap * 2 : (1u << 20);
-        while (cap < t->arena_n + (size_t)n + 1)
+        while (cap < need)
             cap *= 2;
+        if (cap > (1ULL << OFF_BITS))
+            return -1;
         uint8_t *a = realloc(t->arena, cap);
         if (!a)
             return -1;
         t->arena = a;
         t->arena_cap = cap;
     }
-    t->hashes[j] = h;
-    t->offs[j] = t->arena_n;
-    t->arena[t->arena_n] = (uint8_t)n;
-    memcpy(t->arena + t->arena_n + 1, k, (size_t)n);
-    t->arena_n += (size_t)n + 1;
+    uint8_t *entry = t->arena + t->arena_n;
+    entry[0] = (uint8_t)n;
+    entry[1] = entry[2] = 255;
+    if (phase)
+        entry[slot] = (uint8_t)phase;
+    memcpy(entry + ENTRY_HEAD, k, (size_t)n);
+    t->slots[j] = fp << OFF_BITS | t->arena_n;
+    t->arena_n = need;
     t->count++;
     return 1;
 }
 
 static void table_free(Table *t)
 {
-    free(t->hashes);
-    free(t->offs);
+    free(t->slots);
     free(t->arena);
     memset(t, 0, sizeof *t);
 }
@@ -568,7 +624,7 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD
-    int draw, streamline, whole_groups, best_first, status, started;
+    int draw, streamline, whole_groups, best_first, status, started, pending;
     long long nodes;
     Frame *frames;
     size_t nframes, frames_cap;
@@ -589,6 +645,12 @@ typedef struct {
     MoveVec scratch;
 } SearchObject;
 
+/* Which moves put down a free card that must then be used: take-backs, and talon cards in draw 1. */
+static inline int pend_kinds(const SearchObject *self)
+{
+    return self->pending ? PEND_KIND_FC | (self->draw == 1 ? PEND_KIND_TC : 0) : 0;
+}
+
 static int push_frame(SearchObject *self, const State *st, size_t rec_start)
 {
     if (self->nframes == self->frames_cap) {
@@ -604,7 +666,8 @@ static int push_frame(SearchObject *self, const State *st, size_t rec_start)
     Frame *f = &self->frames[self->nframes++];
     f->st = *st;
     f->moves_start = self->moves.n;
-    f->nmoves = gen_moves(st, self->draw, self->streamline, self->whole_groups, self->moves.v + self->moves.n);
+    f->nmoves = gen_moves(st, self->draw, self->streamline, self->whole_groups, pend_kinds(self),
+                          self->moves.v + self->moves.n);
     self->moves.n += (size_t)f->nmoves;
     f->next = 0;
     f->rec_start = rec_start;
@@ -625,12 +688,13 @@ static void Search_dealloc(SearchObject *self)
 
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"cols", "found", "talon", "p", "draw", "streamline", "whole_groups", "best_first", NULL};
+    static char *kwlist[] = {"cols", "found", "talon", "p", "draw", "streamline", "whole_groups", "best_first",
+                             "pending", NULL};
     PyObject *cols, *found;
     Py_buffer talon;
-    int p, draw, streamline = 0, whole_groups = 0, best_first = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOy*ii|ppp", kwlist, &cols, &found, &talon, &p, &draw,
-                                     &streamline, &whole_groups, &best_first))
+    int p, draw, streamline = 0, whole_groups = 0, best_first = 0, pending = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOy*ii|pppp", kwlist, &cols, &found, &talon, &p, &draw,
+                                     &streamline, &whole_groups, &best_first, &pending))
         return -1;
     State st;
     memset(&st, 0, sizeof st);
@@ -706,7 +770,9 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "a position holds the 52 cards");
         goto done;
     }
+    st.pend = st.pend2 = NO_PEND;
     self->root = st;
+    self->pending = pending;
     self->draw = draw;
     self->streamline = streamline;
     self->whole_groups = whole_groups || streamline;
@@ -737,12 +803,38 @@ static int start(SearchObject *self, State *st)
     if (total_found(st) == 52)
         return self->status = WON;
     uint8_t key[KEYMAX];
-    if (table_insert(&self->table, key, make_key(st, self->draw, key)) < 0) {
+    if (table_visit(&self->table, key, make_key(st, self->draw, key), talon_phase(st, self->draw), self->draw,
+                    NO_PEND) < 0) {
         PyErr_NoMemory();
         return -1;
     }
     self->nodes = 1;
     return RUNNING;
+}
+
+/* The pending cards of a child after move m (see gen_moves); autoplayed: auto-play moved something. */
+static void set_pending(const SearchObject *self, State *child, Move m, int autoplayed)
+{
+    int kinds = pend_kinds(self);
+    if (autoplayed || !((m.kind == FC && (kinds & PEND_KIND_FC)) || (m.kind == TC && (kinds & PEND_KIND_TC)))) {
+        child->pend = child->pend2 = NO_PEND;
+        return;
+    }
+    int dst = m.b, len = child->len[dst];
+    int put = child->cols[dst][len - 1], under = len > 1 ? child->cols[dst][len - 2] : -1;
+    uint8_t keep[2];
+    int nkeep = 0;
+    uint8_t was[2] = {child->pend, child->pend2};
+    for (int k = 0; k < 2; k++) {
+        if (was[k] == NO_PEND)
+            continue;
+        int x = was[k] & PEND_CARD;
+        int used = x == under || ((was[k] & PEND_FC) && m.kind == FC && m.a == SUIT[x]);
+        if (!used)
+            keep[nkeep++] = was[k];
+    }
+    child->pend = (uint8_t)(put | (m.kind == FC ? PEND_FC : 0));
+    child->pend2 = nkeep ? keep[0] : NO_PEND; /* gen_moves allows at most one to stay */
 }
 
 /* -- best-first (search.py: Searcher.best_first) ----------------------------- */
@@ -760,7 +852,9 @@ static void pack(const State *st, uint8_t *out)
     out[n++] = st->ntalon;
     memcpy(out + n, st->talon, st->ntalon);
     n += st->ntalon;
-    out[n] = st->p;
+    out[n++] = st->p;
+    out[n++] = st->pend;
+    out[n] = st->pend2;
 }
 
 static void unpack(const uint8_t *in, State *st)
@@ -776,7 +870,9 @@ static void unpack(const uint8_t *in, State *st)
     st->ntalon = in[n++];
     memcpy(st->talon, in + n, st->ntalon);
     n += st->ntalon;
-    st->p = in[n];
+    st->p = in[n++];
+    st->pend = in[n++];
+    st->pend2 = in[n];
 }
 
 /* search.py: Searcher.column_score (how well ordered a column is). */
@@ -921,7 +1017,7 @@ static PyObject *best_first_step(SearchObject *self, long long limit)
             self->current = (int32_t)top.node;
             unpack(self->bnodes[top.node].packed, &self->current_st);
             self->current_n = gen_moves(&self->current_st, self->draw, self->streamline, self->whole_groups,
-                                        self->current_moves);
+                                        pend_kinds(self), self->current_moves);
             self->current_next = 0;
         }
         if (self->current_next >= self->current_n) {
@@ -937,6 +1033,7 @@ static PyObject *best_first_step(SearchObject *self, long long limit)
         }
         if (!autoplay(&child, self->draw, self->streamline, &self->scratch))
             return PyErr_NoMemory();
+        set_pending(self, &child, m, self->scratch.n > 0);
         if (total_found(&child) == 52) {
             if (!best_first_path(self, self->current, m))
                 return PyErr_NoMemory();
@@ -944,7 +1041,7 @@ static PyObject *best_first_step(SearchObject *self, long long limit)
             return PyLong_FromLong(WON);
         }
         int n = make_key(&child, self->draw, key);
-        int fresh = table_insert(&self->table, key, n);
+        int fresh = table_visit(&self->table, key, n, talon_phase(&child, self->draw), self->draw, child.pend);
         if (fresh < 0)
             return PyErr_NoMemory();
         if (!fresh)
@@ -1003,12 +1100,13 @@ static PyObject *Search_step(SearchObject *self, PyObject *arg)
         }
         if (!autoplay(&child, self->draw, self->streamline, &self->rec))
             return PyErr_NoMemory();
+        set_pending(self, &child, m, self->rec.n > rec_start + 1);
         if (total_found(&child) == 52) {
             self->status = WON;
             return PyLong_FromLong(WON);
         }
         int n = make_key(&child, self->draw, key);
-        int fresh = table_insert(&self->table, key, n);
+        int fresh = table_visit(&self->table, key, n, talon_phase(&child, self->draw), self->draw, child.pend);
         if (fresh < 0)
             return PyErr_NoMemory();
         if (!fresh) {

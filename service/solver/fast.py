@@ -59,7 +59,7 @@ class CSearcher(Searcher):
         if doomed(state[0], state[1], state[2]):
             return None
         search = _csearch.Search(list(state[0]), state[1], state[2], state[3], self.draw, self.streamline,
-                                 self.whole_groups, best_first)
+                                 self.whole_groups, best_first, bool(self.pend_kinds))
         while True:
             status = search.step(int(min(self.nodes + SLICE, max_nodes)))
             self.nodes = search.nodes

@@ -31,11 +31,13 @@ The key of a position ignores what cannot change its winnability:
 * the foundations (they are implied by the cards still in play);
 * in draw 1, the talon order and ``p``: every talon card is reachable at any
   time by drawing and recycling, so the talon is just a set of free cards;
-* in draw N, ``p`` when it is a multiple of N or the end of the talon: from
-  there the reachable positions are exactly those reachable from ``p = 0``
-  (``p`` = end recycles to 0, and 0 reaches ``N``, ``2N``, …, which contains
-  ``p`` and everything after it), and every one of those positions reaches
-  every other one by draws and recycles alone.
+* in draw N, ``p`` (the key leaves it out; see :meth:`Searcher.visit`): from
+  ``p`` the player reaches ``p + N``, ``p + 2N``, … by drawing, and ``p = 0`` by
+  drawing to the end and recycling, so a position already met with a ``p'``
+  no greater than ``p`` and equal to it modulo N reaches everything this one
+  reaches, and so does any position with the same key when ``p`` is a multiple
+  of N or the end of the talon (which reach nothing more than ``p = 0``).  The
+  table keeps, per key, the least ``p`` met of each residue.
 
 Pruning (each rule is safe for *our* rules; see the argument next to it)
 ----------------------------------------------------------------------
@@ -45,7 +47,7 @@ Pruning (each rule is safe for *our* rules; see the argument next to it)
    give a position whose key is one already generated (columns are sorted).
 3. A take-back of a card that the safe rule would play straight back is not
    generated: auto-play would undo it, giving the parent position again.
-4. Transpositions (above).
+4. Transpositions and the waste's dominance (above).
 5. A position that :func:`doomed` proves lost is not searched (always the root;
    every position only with ``prune=True``, which costs more than it saves).
 6. With ``whole_groups=True`` (the complete search of :func:`service.solver.solve`),
@@ -72,8 +74,33 @@ Pruning (each rule is safe for *our* rules; see the argument next to it)
    has a winning line with none.  (tests/solver checks the restricted search
    against the unrestricted one and against a brute force over the engine.)
 
+7. With ``pending=True`` (the complete search too), a *free card* is put down
+   only to be used at once.  Free cards are a foundation's top card and, in
+   draw 1, a talon card: either can be had at any time, and putting it down
+   onto a column changes nothing else.  So a take-back of X must be followed by
+   a move that puts a card on X (from a column, the talon or a foundation) or
+   takes back the card under X in its foundation; a draw-1 talon card C put on
+   a column, by a move that puts a card on C.  Proof: in a winning line, move
+   such a put-down later, past every move that neither uses its card nor moves
+   it.  Each of those is as legal without it (nothing could go on the card it
+   covers; its foundation or the talon keeps what they need) and it stays legal
+   after them.  The move that stops it uses the card (done), or moves it alone
+   to its foundation or another column (one shorter move does the same), or
+   moves the card under it along with it (move that card alone first and put
+   the free card down after it: same length, the put-down later).  In a
+   shortest line with put-downs as late as possible, every put-down is used by
+   the next move, except two put-downs waiting for the one move that uses both:
+   a take-back of the card under one of them in its foundation onto the other.
+   So after a put-down the search allows a second one only when the two can be
+   used that way (same rank, other colour, one of them a take-back), and then
+   only that take-back.  Auto-play does nothing after a put-down (a taken-back
+   card is not safe, by rule 3; the foundations only went down), and a
+   restricted position is never recorded in the table, so it never hides the
+   same position met without the restriction.  (tests/solver checks the rule
+   against the search without it and against a brute force over the engine.)
+
 Nothing else is pruned: every whole ordered group onto any column that accepts
-it, every take-back onto any column, every talon play.
+it, every take-back onto any column that rule 7 allows, every talon play.
 """
 
 from __future__ import annotations
@@ -98,6 +125,9 @@ KING = 12
 #: the (two) cards that may be placed on a card: one rank lower, other colour
 CHILDREN = tuple(tuple(x for x in range(52) if c in PARENTS[x]) for c in range(52))
 KINGS = (12, 25, 38, 51)
+
+#: rule 7's pending cards: the card, | PEND_FC when it came from a foundation
+PEND_FC, PEND_CARD = 0x80, 0x3F
 
 # Move kinds.
 CC = 0  # column src, from index i, onto column dst
@@ -251,7 +281,7 @@ class Searcher:
 
     def __init__(
         self, cols, found, talon, p, draw, *, deadline: float = float("inf"), max_nodes: int | None = None,
-        streamline: bool = False, prune: bool = False, whole_groups: bool = False,
+        streamline: bool = False, prune: bool = False, whole_groups: bool = False, pending: bool = False,
     ):
         #: streamline: a search for a *quick win* with unsafe restrictions (no take-backs,
         #: partial groups only to uncover a foundation card, eager auto-play).  Its
@@ -262,6 +292,9 @@ class Searcher:
         self.prune = prune
         #: whole_groups: rule 6 (part of a group moves only to uncover a foundation card)
         self.whole_groups = whole_groups or streamline
+        #: pending: rule 7 (a free card is put down only to be used at once); the moves that put
+        #: one down: take-backs, and talon cards in draw 1
+        self.pend_kinds = (FC,) + ((TC,) if draw == 1 else ()) if pending else ()
         self.root = (tuple(bytes(c) for c in cols), tuple(found), bytes(talon), p)
         self.draw = draw
         self.deadline = deadline
@@ -274,14 +307,37 @@ class Searcher:
     # -- position helpers ------------------------------------------------------
 
     def key(self, state) -> bytes:
-        cols, _found, talon, p = state
+        cols, _found, talon, _p = state
         k = b"\xff".join(sorted(cols)) + b"\xfe"
         if self.draw == 1:
             return k + bytes(sorted(talon))
-        n = len(talon)
-        if p == n or p % self.draw == 0:
-            p = 0
-        return k + talon + bytes((p,))
+        return k + talon
+
+    def phase(self, state) -> int:
+        """Where the waste stands, as far as it matters: 0 at a multiple of the draw, at the end, or in draw 1."""
+        _cols, _found, talon, p = state
+        if self.draw == 1 or p == len(talon) or p % self.draw == 0:
+            return 0
+        return p
+
+    def visit(self, visited: dict, k: bytes, phase: int, pend: tuple) -> bool:
+        """Whether a position (key, phase, pending cards) must be expanded; records it (rule 4).
+
+        ``visited[k]`` holds, per residue of p modulo the draw, the least p met.
+        A restricted position (rule 7) is looked up but not recorded.
+        """
+        entry = visited.get(k)
+        if entry is not None:
+            if not phase or entry[phase % self.draw] <= phase:
+                return False
+            if not pend:
+                entry[phase % self.draw] = phase
+            return True
+        if not pend:
+            entry = visited[k] = [0, 255, 255]
+            if phase:
+                entry[phase % self.draw] = phase
+        return True
 
     def run_start(self, col: bytes) -> int:
         """Index of the first card of the longest ordered group at the top of ``col``."""
@@ -365,8 +421,8 @@ class Searcher:
             record.append((state, move))
             state = self.apply(state, move)
 
-    def moves(self, state) -> list:
-        """Candidate moves, best first."""
+    def moves(self, state, pend: tuple = ()) -> list:
+        """Candidate moves, best first; ``pend``: the free cards just put down that must be used (rule 7)."""
         cols, found, talon, p = state
         scored = []
         add = scored.append
@@ -455,8 +511,42 @@ class Searcher:
                 dst = tops.get(parent)
                 if dst is not None:
                     add((2, (FC, s, dst)))
+        if pend:
+            scored = [item for item in scored if self._uses(item[1], pend, tops, found, talon)]
         scored.sort(key=_first, reverse=True)
         return [m for _, m in scored]
+
+    def _uses(self, move, pend: tuple, tops: dict, found, talon) -> bool:
+        """Rule 7: may ``move`` follow the putting down of the free cards ``pend``?"""
+        kind = move[0]
+        x, x_fc = pend[0] & PEND_CARD, pend[0] & PEND_FC
+        if len(pend) == 2:  # only a take-back that uses both
+            w, w_fc = pend[1] & PEND_CARD, pend[1] & PEND_FC
+            return kind == FC and (
+                (x_fc and move[1] == SUIT[x] and move[2] == tops[w])
+                or (w_fc and move[1] == SUIT[w] and move[2] == tops[x])
+            )
+        dst = move[3] if kind == CC else move[2] if kind in (TC, FC) else None
+        if dst == tops[x] or (x_fc and kind == FC and move[1] == SUIT[x]):
+            return True
+        if kind not in self.pend_kinds:
+            return False
+        # a second free card: only the twin-rank one that a single take-back can then use with x
+        w = move[1] * 13 + found[move[1]] - 1 if kind == FC else talon[move[1]]
+        return RANK[w] == RANK[x] and RED[w] != RED[x] and (bool(x_fc) or kind == FC)
+
+    def pending_after(self, pend: tuple, child, move, autoplayed: bool) -> tuple:
+        """The free cards pending after ``move`` (``child``: the position it gives, before auto-play)."""
+        kind = move[0]
+        if autoplayed or kind not in self.pend_kinds:
+            return ()
+        column = child[0][move[2]]
+        put, under = column[-1], (column[-2] if len(column) > 1 else -1)
+        kept = tuple(
+            item for item in pend
+            if (item & PEND_CARD) != under and not (item & PEND_FC and kind == FC and move[1] == SUIT[item & PEND_CARD])
+        )
+        return (put | (PEND_FC if kind == FC else 0),) + kept[:1]
 
     # -- the search ---------------------------------------------------------------
 
@@ -488,15 +578,17 @@ class Searcher:
         if sum(state[1]) == 52:
             return record
         root_record = record
-        visited = {self.key(state)}
+        visited: dict = {}
+        self.visit(visited, self.key(state), self.phase(state), ())
         self.nodes = 1
         if self.max_nodes is not None and self.max_nodes <= 1:
             raise Budget
         yield
         if doomed(state[0], state[1], state[2]):
             return None
-        stack = [[state, self.moves(state), 0, root_record]]
-        key, apply, autoplay, moves = self.key, self.apply, self.autoplay, self.moves
+        stack = [[state, self.moves(state), 0, root_record, ()]]
+        key, phase, visit, apply, autoplay = self.key, self.phase, self.visit, self.apply, self.autoplay
+        moves, pending_after = self.moves, self.pending_after
         max_nodes = self.max_nodes if self.max_nodes is not None else float("inf")
         prune = self.prune
         nodes = 1
@@ -511,7 +603,9 @@ class Searcher:
             parent = frame[0]
             move = children[i]
             record = [(parent, move)]
-            child = autoplay(apply(parent, move), record)
+            raw = apply(parent, move)
+            child = autoplay(raw, record)
+            pend = pending_after(frame[4], raw, move, len(record) > 1)
             if sum(child[1]) == 52:
                 self.nodes = nodes
                 path = []
@@ -519,10 +613,8 @@ class Searcher:
                     path.extend(fr[3])
                 path.extend(record)
                 return path
-            k = key(child)
-            if k in visited:
+            if not visit(visited, key(child), phase(child), pend):
                 continue
-            visited.add(k)
             nodes += 1
             if nodes >= max_nodes:
                 self.nodes = nodes
@@ -532,7 +624,7 @@ class Searcher:
                 yield
             if prune and doomed(child[0], child[1], child[2]):
                 continue
-            stack.append([child, moves(child), 0, record])
+            stack.append([child, moves(child, pend), 0, record, pend])
         self.nodes = nodes
         return None
 
@@ -588,10 +680,14 @@ class Searcher:
         state = self.autoplay(self.root, record)
         if sum(state[1]) == 52:
             return record
-        key, apply, autoplay, moves, score = self.key, self.apply, self.autoplay, self.moves, self.score
-        k0 = key(state)
-        parents = {k0: (None, record)}
-        heap = [(0, 0, state, k0)]
+        key, phase, visit, apply, autoplay, moves, score = (
+            self.key, self.phase, self.visit, self.apply, self.autoplay, self.moves, self.score)
+        pending_after = self.pending_after
+        visited: dict = {}
+        visit(visited, key(state), phase(state), ())
+        # every position met: (index of its parent, the record of the move that led to it)
+        met: list = [(-1, record)]
+        heap = [(0, 0, state, 0, ())]
         max_nodes = self.max_nodes if self.max_nodes is not None else float("inf")
         nodes = self.nodes = 1
         seq = 0
@@ -603,21 +699,22 @@ class Searcher:
             return None
         prune = self.prune
         while heap:
-            _, _, parent, pk = pop(heap)
-            for move in moves(parent):
+            _, _, parent, index, parent_pend = pop(heap)
+            for move in moves(parent, parent_pend):
                 record = [(parent, move)]
-                child = autoplay(apply(parent, move), record)
+                raw = apply(parent, move)
+                child = autoplay(raw, record)
+                pend = pending_after(parent_pend, raw, move, len(record) > 1)
                 if sum(child[1]) == 52:
                     self.nodes = nodes
                     path = record
-                    while pk is not None:
-                        pk, rec = parents[pk]
+                    while index >= 0:
+                        index, rec = met[index]
                         path = rec + path
                     return path
-                k = key(child)
-                if k in parents:
+                if not visit(visited, key(child), phase(child), pend):
                     continue
-                parents[k] = (pk, record)
+                met.append((index, record))
                 nodes += 1
                 if nodes >= max_nodes:
                     self.nodes = nodes
@@ -628,7 +725,7 @@ class Searcher:
                 if prune and doomed(child[0], child[1], child[2]):
                     continue
                 seq -= 1
-                push(heap, (-score(child), seq, child, k))
+                push(heap, (-score(child), seq, child, len(met) - 1, pend))
         self.nodes = nodes
         return None
 

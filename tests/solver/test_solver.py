@@ -13,6 +13,7 @@ import pytest
 
 from service.engine import CARDS, Action, Game, GameCode
 from service.solver import Solution, hint, solve, winnable_deal
+from service.solver.fast import BACKEND, CSearcher
 from service.solver.search import (
     PARENTS,
     Budget,
@@ -370,6 +371,83 @@ def test_whole_groups_rule_agrees_with_brute_force(draw):
     assert counts["winnable"] >= 100 and counts["unwinnable"] >= 5, counts
 
 
+# -- rule 7: a free card (take-back, draw-1 talon card) is put down only to be used at once ------
+
+
+def mixed_endgame(rng: random.Random, lowest: int, draw: int) -> Game:
+    """Every suit up to ``lowest`` or more, the rest piled on the columns and the talon: take-backs matter."""
+    foundations = [rng.randint(lowest, 11) for _ in range(4)]
+    cards = [s * 13 + r for s in range(4) for r in range(foundations[s], 13)]
+    rng.shuffle(cards)
+    n_talon = rng.randint(0, min(5, len(cards) // 3))
+    talon, rest = cards[:n_talon], cards[n_talon:]
+    tableau = [[] for _ in range(7)]
+    used = rng.randint(4, 7)  # few empty columns: blocked positions are common
+    for index, card in enumerate(rest):
+        tableau[index if index < used else rng.randrange(used)].append(card)
+    for column in tableau:
+        if rng.random() < 0.8:
+            column.sort(key=lambda card: card % 13)  # low cards buried
+    n_waste = rng.randint(0, len(talon))
+    return position(tableau, foundations, talon[n_waste:], talon[:n_waste], draw)
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_free_cards_rule_keeps_every_verdict(draw):
+    """Rule 7 never turns a winnable position into an unwinnable one, nor the reverse."""
+    rng = random.Random(800 + draw)
+    counts = {"winnable": 0, "unwinnable": 0, "positions cut": 0}
+    for n in range(1500):  # the C core when built: the comparison is cheap
+        maker, size = (runs_endgame, rng.randint(10, 20)) if n % 2 else (mixed_endgame, rng.randint(6, 9))
+        game = maker(rng, size, draw)
+        plain = _searcher(game, fast=True, whole_groups=True, max_nodes=40_000)
+        restricted = _searcher(game, fast=True, whole_groups=True, pending=True, max_nodes=40_000)
+        try:
+            expected = plain.run() is not None
+            got = restricted.run() is not None
+        except Budget:
+            continue
+        assert got == expected, game.to_state()
+        counts["winnable" if expected else "unwinnable"] += 1
+        counts["positions cut"] += restricted.nodes < plain.nodes
+    assert min(counts.values()) >= 20, counts
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_free_cards_rule_agrees_with_brute_force(draw):
+    rng = random.Random(900 + draw)
+    counts = {"winnable": 0, "unwinnable": 0}
+    for n in range(450):
+        if n % 3 == 0:
+            game = mixed_endgame(rng, 8, draw)  # take-backs needed, mostly winnable
+        elif n % 3 == 1:
+            game = runs_endgame(rng, rng.randint(9, 13), draw)
+        else:
+            game = random_endgame(rng, rng.randint(8, 12), draw)
+        try:
+            expected = brute_force_winnable(game, limit=20_000)
+        except TooLarge:
+            continue
+        found = _searcher(game, whole_groups=True, pending=True).run()
+        assert (found is not None) == expected, game.to_state()
+        counts["winnable" if expected else "unwinnable"] += 1
+    assert counts["winnable"] >= 150 and counts["unwinnable"] >= 5, counts
+
+
+def test_waste_dominance_skips_only_what_drawing_reaches():
+    """Draw 3: the same columns and talon met again with a later p of the same residue are not searched."""
+    searcher = Searcher([b""] * 7, (13, 13, 13, 13), b"", 0, 3)
+    visited: dict = {}
+    assert searcher.visit(visited, b"k", 4, ())  # first time
+    assert not searcher.visit(visited, b"k", 7, ())  # 7 = 4 + 3: drawn to from 4
+    assert searcher.visit(visited, b"k", 5, ())  # another residue
+    assert searcher.visit(visited, b"k", 1, ())  # earlier: reaches 4 and 7 too
+    assert not searcher.visit(visited, b"k", 4, ())
+    assert not searcher.visit(visited, b"k", 0, ())  # phase 0: reached from any p by recycling
+    assert searcher.visit(visited, b"other", 2, (5,))  # restricted: expanded, not recorded
+    assert searcher.visit(visited, b"other", 2, ())
+
+
 # -- positions from actual play ---------------------------------------------------------------
 
 
@@ -396,9 +474,11 @@ def test_positions_from_random_play(draw):
 # -- the static deadlock proof ----------------------------------------------------------------
 
 
-def _searcher(game: Game, **options) -> Searcher:
+def _searcher(game: Game, *, fast: bool = False, **options) -> Searcher:
+    """The search from ``game``'s position; ``fast``: in the C core when it is built (the same search)."""
     talon = list(game.waste) + list(reversed(game.stock))
-    return Searcher(game.tableau, game.foundations, talon, len(game.waste), game.code.draw, **options)
+    cls = CSearcher if fast and BACKEND == "c" else Searcher
+    return cls(game.tableau, game.foundations, talon, len(game.waste), game.code.draw, **options)
 
 
 def tight_endgame(rng: random.Random, draw: int) -> Game:
