@@ -183,18 +183,27 @@ typedef struct {
     size_t n, cap;
 } MoveVec;
 
+/* The growable array v (*cap items of size bytes) with room for need items, doubling from first:
+ * the (maybe moved) array, or NULL when out of memory (v is then still valid and unchanged). */
+static void *reserve(void *v, size_t *cap, size_t need, size_t size, size_t first)
+{
+    if (need <= *cap)
+        return v;
+    size_t grown = *cap ? *cap : first;
+    while (grown < need)
+        grown *= 2;
+    void *moved = realloc(v, grown * size);
+    if (moved)
+        *cap = grown;
+    return moved;
+}
+
 static int mv_reserve(MoveVec *mv, size_t extra)
 {
-    if (mv->n + extra <= mv->cap)
-        return 1;
-    size_t cap = mv->cap ? mv->cap : 1024;
-    while (cap < mv->n + extra)
-        cap *= 2;
-    Move *v = realloc(mv->v, cap * sizeof(Move));
+    Move *v = reserve(mv->v, &mv->cap, mv->n + extra, sizeof(Move), 1024);
     if (!v)
         return 0;
     mv->v = v;
-    mv->cap = cap;
     return 1;
 }
 
@@ -568,18 +577,12 @@ static int table_visit(Table *t, const uint8_t *k, int n, int phase, int draw, i
     if (pend != NO_PEND)
         return 1;
     size_t need = t->arena_n + (size_t)n + ENTRY_HEAD;
-    if (need > t->arena_cap) {
-        size_t cap = t->arena_cap ? t->arena_cap * 2 : (1u << 20);
-        while (cap < need)
-            cap *= 2;
-        if (cap > (1ULL << OFF_BITS))
-            return -1;
-        uint8_t *a = realloc(t->arena, cap);
-        if (!a)
-            return -1;
-        t->arena = a;
-        t->arena_cap = cap;
-    }
+    if (need > (1ULL << OFF_BITS))
+        return -1;
+    uint8_t *arena = reserve(t->arena, &t->arena_cap, need, 1, 1u << 20);
+    if (!arena)
+        return -1;
+    t->arena = arena;
     uint8_t *entry = t->arena + t->arena_n;
     entry[0] = (uint8_t)n;
     entry[1] = entry[2] = 255;
@@ -653,14 +656,10 @@ static inline int pend_kinds(const SearchObject *self)
 
 static int push_frame(SearchObject *self, const State *st, size_t rec_start)
 {
-    if (self->nframes == self->frames_cap) {
-        size_t cap = self->frames_cap ? self->frames_cap * 2 : 256;
-        Frame *f = realloc(self->frames, cap * sizeof(Frame));
-        if (!f)
-            return 0;
-        self->frames = f;
-        self->frames_cap = cap;
-    }
+    Frame *frames = reserve(self->frames, &self->frames_cap, self->nframes + 1, sizeof(Frame), 256);
+    if (!frames)
+        return 0;
+    self->frames = frames;
     if (!mv_reserve(&self->moves, MAXMOVES))
         return 0;
     Frame *f = &self->frames[self->nframes++];
@@ -912,14 +911,10 @@ static inline int heap_before(const HeapItem *a, const HeapItem *b)
 
 static int heap_push(SearchObject *self, HeapItem item)
 {
-    if (self->nheap == self->heapcap) {
-        size_t cap = self->heapcap ? self->heapcap * 2 : 4096;
-        HeapItem *h = realloc(self->heap, cap * sizeof(HeapItem));
-        if (!h)
-            return 0;
-        self->heap = h;
-        self->heapcap = cap;
-    }
+    HeapItem *heap = reserve(self->heap, &self->heapcap, self->nheap + 1, sizeof(HeapItem), 4096);
+    if (!heap)
+        return 0;
+    self->heap = heap;
     size_t i = self->nheap++;
     while (i > 0) {
         size_t up = (i - 1) / 2;
@@ -954,14 +949,10 @@ static HeapItem heap_pop(SearchObject *self)
 
 static int add_bnode(SearchObject *self, const State *st, int32_t parent, Move m)
 {
-    if (self->nb == self->bcap) {
-        size_t cap = self->bcap ? self->bcap * 2 : 4096;
-        BNode *b = realloc(self->bnodes, cap * sizeof(BNode));
-        if (!b)
-            return 0;
-        self->bnodes = b;
-        self->bcap = cap;
-    }
+    BNode *bnodes = reserve(self->bnodes, &self->bcap, self->nb + 1, sizeof(BNode), 4096);
+    if (!bnodes)
+        return 0;
+    self->bnodes = bnodes;
     BNode *b = &self->bnodes[self->nb++];
     pack(st, b->packed);
     b->parent = parent;

@@ -337,37 +337,53 @@ def runs_endgame(rng: random.Random, cards_left: int, draw: int) -> Game:
     return position(tableau, foundations, talon, (), draw)
 
 
-@pytest.mark.parametrize("draw", [1, 3])
-def test_whole_groups_rule_keeps_every_verdict(draw):
-    """Rule 6 never turns a winnable position into an unwinnable one, nor the reverse."""
-    rng = random.Random(600 + draw)
-    counts = {"winnable": 0, "unwinnable": 0, "partial moves cut": 0}
-    for _ in range(300):
-        game = runs_endgame(rng, rng.randint(10, 22), draw)
-        plain, restricted = _searcher(game, max_nodes=40_000), _searcher(game, whole_groups=True, max_nodes=40_000)
+def restriction_keeps_verdicts(games, plain: dict, restricted: dict, *, fast: bool = False) -> dict:
+    """Search every game with options ``plain`` and ``restricted`` (40,000 positions each): decided verdicts agree.
+
+    Counts the verdicts and the games where the restricted search met fewer positions.
+    """
+    counts = {"winnable": 0, "unwinnable": 0, "positions cut": 0}
+    for game in games:
+        plain_search = _searcher(game, fast=fast, max_nodes=40_000, **plain)
+        restricted_search = _searcher(game, fast=fast, max_nodes=40_000, **restricted)
         try:
-            expected = plain.run() is not None
-            got = restricted.run() is not None
+            expected = plain_search.run() is not None
+            got = restricted_search.run() is not None
         except Budget:
             continue
         assert got == expected, game.to_state()
         counts["winnable" if expected else "unwinnable"] += 1
-        counts["partial moves cut"] += restricted.nodes < plain.nodes
+        counts["positions cut"] += restricted_search.nodes < plain_search.nodes
+    return counts
+
+
+def agrees_with_brute_force(games, **options) -> dict:
+    """The search with ``options`` against the brute force on every game small enough for it; the verdicts."""
+    counts = {"winnable": 0, "unwinnable": 0}
+    for game in games:
+        try:
+            expected = brute_force_winnable(game, limit=20_000)
+        except TooLarge:
+            continue
+        assert (_searcher(game, **options).run() is not None) == expected, game.to_state()
+        counts["winnable" if expected else "unwinnable"] += 1
+    return counts
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_whole_groups_rule_keeps_every_verdict(draw):
+    """Rule 6 never turns a winnable position into an unwinnable one, nor the reverse."""
+    rng = random.Random(600 + draw)
+    games = (runs_endgame(rng, rng.randint(10, 22), draw) for _ in range(300))
+    counts = restriction_keeps_verdicts(games, {}, {"whole_groups": True})
     assert min(counts.values()) >= 20, counts
 
 
 @pytest.mark.parametrize("draw", [1, 3])
 def test_whole_groups_rule_agrees_with_brute_force(draw):
     rng = random.Random(700 + draw)
-    counts = {"winnable": 0, "unwinnable": 0}
-    for _ in range(400):
-        game = runs_endgame(rng, rng.randint(9, 13), draw)
-        try:
-            expected = brute_force_winnable(game, limit=20_000)
-        except TooLarge:
-            continue
-        assert (_searcher(game, whole_groups=True).run() is not None) == expected, game.to_state()
-        counts["winnable" if expected else "unwinnable"] += 1
+    counts = agrees_with_brute_force((runs_endgame(rng, rng.randint(9, 13), draw) for _ in range(400)),
+                                     whole_groups=True)
     assert counts["winnable"] >= 100 and counts["unwinnable"] >= 5, counts
 
 
@@ -396,41 +412,31 @@ def mixed_endgame(rng: random.Random, lowest: int, draw: int) -> Game:
 def test_free_cards_rule_keeps_every_verdict(draw):
     """Rule 7 never turns a winnable position into an unwinnable one, nor the reverse."""
     rng = random.Random(800 + draw)
-    counts = {"winnable": 0, "unwinnable": 0, "positions cut": 0}
-    for n in range(1500):  # the C core when built: the comparison is cheap
-        maker, size = (runs_endgame, rng.randint(10, 20)) if n % 2 else (mixed_endgame, rng.randint(6, 9))
-        game = maker(rng, size, draw)
-        plain = _searcher(game, fast=True, whole_groups=True, max_nodes=40_000)
-        restricted = _searcher(game, fast=True, whole_groups=True, pending=True, max_nodes=40_000)
-        try:
-            expected = plain.run() is not None
-            got = restricted.run() is not None
-        except Budget:
-            continue
-        assert got == expected, game.to_state()
-        counts["winnable" if expected else "unwinnable"] += 1
-        counts["positions cut"] += restricted.nodes < plain.nodes
+
+    def games():
+        for n in range(1500):  # the C core when built: the comparison is cheap
+            maker, size = (runs_endgame, rng.randint(10, 20)) if n % 2 else (mixed_endgame, rng.randint(6, 9))
+            yield maker(rng, size, draw)
+
+    counts = restriction_keeps_verdicts(games(), {"whole_groups": True}, {"whole_groups": True, "pending": True},
+                                        fast=True)
     assert min(counts.values()) >= 20, counts
 
 
 @pytest.mark.parametrize("draw", [1, 3])
 def test_free_cards_rule_agrees_with_brute_force(draw):
     rng = random.Random(900 + draw)
-    counts = {"winnable": 0, "unwinnable": 0}
-    for n in range(450):
-        if n % 3 == 0:
-            game = mixed_endgame(rng, 8, draw)  # take-backs needed, mostly winnable
-        elif n % 3 == 1:
-            game = runs_endgame(rng, rng.randint(9, 13), draw)
-        else:
-            game = random_endgame(rng, rng.randint(8, 12), draw)
-        try:
-            expected = brute_force_winnable(game, limit=20_000)
-        except TooLarge:
-            continue
-        found = _searcher(game, whole_groups=True, pending=True).run()
-        assert (found is not None) == expected, game.to_state()
-        counts["winnable" if expected else "unwinnable"] += 1
+
+    def games():
+        for n in range(450):
+            if n % 3 == 0:
+                yield mixed_endgame(rng, 8, draw)  # take-backs needed, mostly winnable
+            elif n % 3 == 1:
+                yield runs_endgame(rng, rng.randint(9, 13), draw)
+            else:
+                yield random_endgame(rng, rng.randint(8, 12), draw)
+
+    counts = agrees_with_brute_force(games(), whole_groups=True, pending=True)
     assert counts["winnable"] >= 150 and counts["unwinnable"] >= 5, counts
 
 
