@@ -190,7 +190,8 @@ def test_play_page_plays_a_game_and_explains_rejections(page):
     page.goto(page.base + "/")
     page.wait_for_selector("[data-card]")  # a first visit starts a random game at once
 
-    # New game from the code.
+    # New game from the code (the menu holds the form).
+    page.click("#menu-button")
     page.select_option("#draw-mode", "1")
     page.fill("#code-input", CODE.lower())
     page.click("#new-game")
@@ -198,8 +199,10 @@ def test_play_page_plays_a_game_and_explains_rejections(page):
     wait_version(page, 0)
     assert_page_shows(page, engine)
     assert page.locator('[data-pile="stock"]').get_attribute("aria-label")
-    assert page.locator("footer a[href='/examples']").count() == 1
-    assert page.locator("footer a[href='/faq']").count() == 1
+    # the player pages, in the page's language; no internal id anywhere on the page
+    for name in ("rules", "examples", "faq"):
+        assert page.locator(f"#menu a[href='/help/{name}?lang=en']").count() == 1
+    assert server_game(page)["id"] not in page.inner_text("body")
 
     # 1. Click the stock: draw 3 fans three cards on the waste.
     page.click('[data-pile="stock"]')
@@ -247,9 +250,13 @@ def test_play_page_plays_a_game_and_explains_rejections(page):
     assert_page_shows(page, engine)
 
     # ... and, after switching the picker, in German (the page's labels follow).
+    page.click("#menu-button")
     page.select_option("#lang", "de")
     page.wait_for_selector("#message", state="hidden")
-    assert page.inner_text("#new-game") == "Neue Partie"
+    assert page.locator("#menu a[href='/help/rules?lang=de']").count() == 1
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#menu", state="hidden")
+    assert page.inner_text("#quick-new") == "Neue Partie"
     assert page.get_attribute("html", "lang") == "de"
     german = rejection_detail(page, {"from": source, "to": onto, "card": name}, "de")
     assert german and german != english
@@ -259,14 +266,18 @@ def test_play_page_plays_a_game_and_explains_rejections(page):
     page.click("#message-close")
     page.wait_for_selector("#message", state="hidden")
 
-    # With "show rules" off a rejection shows no message; the setting is remembered.
+    # With "Interactive rules" off a rejection shows no message; the setting is remembered.
+    page.click("#menu-button")
     page.uncheck("#show-rules")
+    page.keyboard.press("Escape")
     with page.expect_response(lambda r: r.url.endswith("/moves") and r.status == 422):
         drag(page, card(source, name), column_target(engine, onto))
     page.wait_for_timeout(100)
     assert page.is_hidden("#message")
     assert page.evaluate("() => localStorage.getItem('sr.showRules')") == "false"
+    page.click("#menu-button")
     page.check("#show-rules")
+    page.keyboard.press("Escape")
 
     # 6. Undo (the button): the double tap is reverted; moves stay, undos count.
     page.click("#undo")
@@ -279,6 +290,7 @@ def test_play_page_plays_a_game_and_explains_rejections(page):
     page.click("#hint")
     page.wait_for_selector("#message:not([hidden])")
     assert page.get_attribute("#message", "data-kind") == "info"
+    page.click("#menu-button")
     page.click("#leaderboard")
     page.wait_for_selector("#leaderboard-dialog[open]")
     loaded = "(el) => el.textContent && !el.textContent.includes('…')"
@@ -292,7 +304,7 @@ def test_play_page_plays_a_game_and_explains_rejections(page):
     wait_version(page, 5)
     game = assert_page_shows(page, engine)
     assert page.inner_text("#code") == CODE and page.inner_text("#moves") == "4"
-    assert page.inner_text("#new-game") == "Neue Partie"  # the language is remembered too
+    assert page.inner_text("#quick-new") == "Neue Partie"  # the language is remembered too
 
     # 8. Draw until the waste's top card fits a column, then drag it there (+5).
     version = 5
@@ -314,7 +326,9 @@ def test_play_page_plays_a_game_and_explains_rejections(page):
     assert game["score"] == score + 5
 
     # The picture: back in English, with a rejected drop explained.
+    page.click("#menu-button")
     page.select_option("#lang", "en")
+    page.keyboard.press("Escape")
     source, onto, name = illegal_colour_move(engine)
     english = rejection_detail(page, {"from": source, "to": onto, "card": name}, "en")
     drag(page, card(source, name), column_target(engine, onto))
