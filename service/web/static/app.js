@@ -323,8 +323,10 @@ function layout() {
   const byHeight = Math.floor(available / heights / CARD_RATIO);
   const cw = Math.max(28, Math.min(104, byWidth, byHeight));
   const ch = Math.round(cw * CARD_RATIO);
+  // the columns stay together (room beside them is where a message goes), a little apart
+  const spread = Math.max(gap, Math.min(Math.round(cw * 0.2), Math.floor((width - 7 * cw) / 6)));
   const root = document.documentElement.style; // on the root, so the drag layer sees them too
-  root.setProperty("--gap", `${gap}px`);
+  root.setProperty("--gap", `${spread}px`);
   root.setProperty("--cw", `${cw}px`);
   root.setProperty("--ch", `${ch}px`);
   ui.cw = cw;
@@ -347,8 +349,8 @@ function placeMessage() {
   const box = $("#message");
   if (box.hidden) return;
   const s = box.style;
-  const tableau = $(".tableau").getBoundingClientRect();
-  const topRow = $(".top-row").getBoundingClientRect();
+  const tableau = $('[data-pile="t7"]').getBoundingClientRect(); // the right edge of the cards
+  const topRow = $('[data-pile="fC"]').getBoundingClientRect();
   const header = $(".topbar").getBoundingClientRect();
   const bar = $(".actions");
   const barBox = bar.getBoundingClientRect();
