@@ -34,7 +34,7 @@ DOM_STATE = """() => {
     tableau: [1, 2, 3, 4, 5, 6, 7].map((i) => cards(`t${i}`)),
     waste: cards("waste"),
     foundations: Object.fromEntries(["S", "H", "D", "C"].map((s) => [s, cards(`f${s}`)])),
-    stock: text('[data-pile="stock"]'),
+    stock: document.querySelector('[data-pile="stock"]').dataset.count,
     score: text("#score"), moves: text("#moves"), code: text("#code"), timer: text("#timer"),
     version: document.querySelector("#board").dataset.version,
   };

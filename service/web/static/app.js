@@ -281,7 +281,6 @@ function cardElement(name, { focusable = false } = {}) {
   const el = document.createElement("div");
   el.className = `card ${RED.has(suit) ? "red" : "black"}${"JQK".includes(rank) ? " face" : ""}`;
   el.dataset.card = name;
-  el.setAttribute("aria-label", `${rankLabel(rank)}${SYMBOL[suit]} ${t(suit)}`);
   if (focusable) {
     el.tabIndex = 0;
     el.setAttribute("role", "button");
@@ -292,7 +291,9 @@ function cardElement(name, { focusable = false } = {}) {
     : `<span class="pip">${SYMBOL[suit]}</span>`;
   el.innerHTML = `<span class="corner tl" aria-hidden="true">${corner}</span>`
     + `<span class="center" aria-hidden="true">${middle}</span>`
-    + `<span class="corner br" aria-hidden="true">${corner}</span>`;
+    + `<span class="corner br" aria-hidden="true">${corner}</span>`
+    // the name read out: the drawn corners and pips are hidden from screen readers
+    + `<span class="sr-only">${rankLabel(rank)}${SYMBOL[suit]} ${t(suit)}</span>`;
   return el;
 }
 
@@ -468,7 +469,10 @@ function render() {
   }
   const count = document.createElement("span");
   count.className = "count";
-  count.textContent = game.stock > 0 ? String(game.stock) : game.waste.length ? "↻" : "";
+  // drawn by CSS from data-count: the button's label says the count in words, and the
+  // label must not have to repeat a bare number (accessible name vs visible text)
+  count.dataset.count = game.stock > 0 ? String(game.stock) : game.waste.length ? "↻" : "";
+  stock.dataset.count = count.dataset.count;
   stock.append(count);
 
   // the waste: the cards of the last draw still there, fanned, top on the right
