@@ -27,13 +27,15 @@ PILE_ORDER = ["stock", "waste", "fS", "fH", "fD", "fC", "t1", "t2", "t3", "t4", 
 
 
 @pytest.fixture
-def served(tmp_path, sqlite_template):
+def served(tmp_path, sqlite_template, request):
     """The real app on a free local port, with its own copy of the migrated SQLite file."""
     from service import create_app
     from service.extensions import db
 
     shutil.copy(sqlite_template, tmp_path / "t.db")
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/t.db", "TESTING": True, "RATELIMIT_ENABLED": False})
+    overrides = getattr(request, "param", {})
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/t.db", "TESTING": True, "RATELIMIT_ENABLED": False,
+                      **overrides})
     with serving(app) as url:
         yield url, app
     with app.app_context():
@@ -339,7 +341,70 @@ def test_setting_names_follow_each_rule_sheet(browser, served):
     page.context.close()
 
 
-# ---- 4. accessibility: axe-core on the play page and the player pages in five languages ----------
+# ---- 4. hints for people ---------------------------------------------------------------------------
+
+
+def test_a_proven_hint_is_said_in_words_and_highlighted(browser, served):
+    from service.solver import hint
+
+    url, app = served
+    game = create_game(url, WINNABLE)
+    page = open_page(browser, url, storage={"sr.game": {"id": game["id"], "token": game["token"]}})
+    engine = Game.from_code(WINNABLE)
+    # draw until the solver's next action is a card move, then ask for a hint
+    for version in range(1, 6):
+        expected = hint(engine, budget_ms=app.config["SOLVER_HINT_BUDGET_MS"],
+                        max_nodes=app.config["SOLVER_HINT_MAX_NODES"]).line[0]
+        if expected.kind == "move":
+            break
+        page.keyboard.press("d")
+        engine.apply(Action.draw())
+        wait_version(page, version)
+    assert expected.kind == "move"
+    page.keyboard.press("h")
+    page.wait_for_selector("#message[data-kind='info']:not([hidden])")
+    text = page.inner_text("#message-text")
+    name = str(expected.card or engine.waste[-1])
+    shown = name.replace("T", "10")[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[name[-1]]
+    assert text.startswith("Hint: ") and shown in text
+    assert ">" not in text and ":" + name not in text  # no engine notation
+    assert page.locator(f'[data-card="{name}"].hint').count() == 1
+    target = expected.target.value
+    if target == "foundation":
+        target = f"f{name[-1]}"
+    assert page.locator(f'[data-pile="{target}"].hint-target').count() == 1
+    assert page.errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("served", [{"SOLVER_HINT_MAX_NODES": 5}], indirect=True)
+def test_an_unproven_hint_still_gives_a_move_to_try(browser, served):
+    url, _ = served
+    game = create_game(url, "TF1-D1N-AAAAAAA")
+    import requests
+
+    headers = {"Authorization": f"Bearer {game['token']}"}
+    answer = requests.get(f"{url}/v1/games/{game['id']}/hint", headers=headers, timeout=30).json()
+    assert answer["verdict"] == "unknown"  # the node cap stops the search before it decides
+    legal = requests.get(f"{url}/v1/games/{game['id']}/legal-moves", timeout=10).json()["items"]
+    page = open_page(browser, url, lang="de", storage={"sr.game": {"id": game["id"], "token": game["token"]},
+                                                      "sr.lang": "de"})
+    page.keyboard.press("h")
+    page.wait_for_selector("#message[data-kind='info']:not([hidden])")
+    text = page.inner_text("#message-text")
+    assert text.startswith("Ein Zug zum Ausprobieren")
+    highlighted = page.evaluate("() => [...document.querySelectorAll('.card.hint')].map((el) => el.dataset.card)")
+    assert highlighted, text
+    # the move to try is a legal move, named with its card symbol in the player's language
+    assert any(a.get("card") == highlighted[0] for a in legal), (highlighted, legal)
+    name = highlighted[0]
+    assert name.replace("T", "10")[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[name[-1]] in text
+    assert "Löser konnte" not in text
+    assert page.errors == []
+    page.context.close()
+
+
+# ---- 5. accessibility: axe-core on the play page and the player pages in five languages ----------
 
 
 def axe_script() -> str:
