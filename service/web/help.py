@@ -84,7 +84,7 @@ def _page(name: str) -> Response:
     body = render_page(name, lang)
     title = CHROME[lang][name]
     html = TEMPLATE.format(lang=lang, title=escape(title), nav=_nav(name, lang), langs=_languages(name, lang),
-                           body=body, language=escape(CHROME[lang]["language"]))
+                           body=body, language=escape(CHROME[lang]["language"]), icon=ICON)
     response = Response(html, mimetype="text/html")
     response.headers["Content-Language"] = lang
     response.vary.add("Accept-Language")
@@ -213,13 +213,17 @@ def describe_action(action: Action, view: dict, lang: str) -> str:
     return f"{i18n.card_name(card, lang)} → {i18n.pile_name(target, lang)}".strip()
 
 
+#: The play page's icon, a spade.
+ICON = ("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 100 100'%3E"
+        "%3Ctext y='.9em' font-size='90'%3E%E2%99%A0%3C/text%3E%3C/svg%3E")
+
 TEMPLATE = """<!doctype html>
 <html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title} — Solitaire Réfléchi</title>
-<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 100 100'%3E%3Ctext y='.9em' font-size='90'%3E%E2%99%A0%3C/text%3E%3C/svg%3E">
+<link rel="icon" href="{icon}">
 <link rel="stylesheet" href="/static/help.css">
 </head>
 <body>

@@ -8,24 +8,16 @@ replaying the same actions. A rejected drag must show the server's localized rul
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
 from service.engine import Action, Game, Rejection
-from tests.live import serving
 
 CODE = "TF1-D3N-AAAAAER"  # draw 3: the first draw fans three cards on the waste
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOT = ROOT / "test-results" / "play-page.png"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]
-
 DOM_STATE = """() => {
   const cards = (pile) => [...document.querySelectorAll(`[data-pile="${pile}"] [data-card]`)]
     .map((el) => el.dataset.card);
@@ -41,51 +33,17 @@ DOM_STATE = """() => {
 }"""
 
 
-def chromium_path() -> str:
-    path = shutil.which("chromium") or "/usr/bin/chromium"
-    if not os.path.exists(path):
-        if os.environ.get("CI"):
-            pytest.fail("no chromium binary: CI must run the browser test (apt-get install chromium)")
-        pytest.skip("no chromium binary (apt-get install chromium); under CI this fails instead")
-    return path
-
-
 @pytest.fixture
-def base_url(tmp_path, sqlite_template):
-    """The real app on a free local port, in a thread, on its own copy of the migrated SQLite file."""
-    from service import create_app
-    from service.extensions import db
-
-    shutil.copy(sqlite_template, tmp_path / "t.db")
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/t.db", "TESTING": True, "RATELIMIT_ENABLED": False})
-    with serving(app) as url:
-        yield url
-    with app.app_context():
-        db.engine.dispose()
-
-
-@pytest.fixture
-def page(base_url):
-    executable = chromium_path()
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip("the playwright package is not installed")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
-        try:
-            context = browser.new_context(viewport={"width": 1100, "height": 860}, locale="en-US")
-            page = context.new_page()
-            page.set_default_timeout(10_000)
-            page.errors = []
-            page.on("pageerror", lambda error: page.errors.append(str(error)))
-            page.base = base_url
-            yield page
-            context.close()
-        finally:
-            browser.close()
+def page(served, browser):
+    url, _ = served
+    context = browser.new_context(viewport={"width": 1100, "height": 860}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.base = url
+    yield page
+    context.close()
 
 
 # ---- helpers ---------------------------------------------------------------------------

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -16,47 +15,13 @@ from sqlalchemy import update
 
 from service.engine import Action, Game
 from service.solver import solve
-from tests.live import serving
-from tests.web.test_play_page import CHROMIUM_ARGS, card, chromium_path, wait_version
+from tests.web.test_play_page import card, wait_version
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 VIEWPORTS = [(1366, 768), (1280, 720), (768, 1024), (390, 844), (844, 390)]
 WINNABLE = "TF1-D1N-AAAAAAG"  # proven winnable; its solver line has group moves
 PILE_ORDER = ["stock", "waste", "fS", "fH", "fD", "fC", "t1", "t2", "t3", "t4", "t5", "t6", "t7"]
-
-
-@pytest.fixture
-def served(tmp_path, sqlite_template, request):
-    """The real app on a free local port, with its own copy of the migrated SQLite file."""
-    from service import create_app
-    from service.extensions import db
-
-    shutil.copy(sqlite_template, tmp_path / "t.db")
-    overrides = getattr(request, "param", {})
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/t.db", "TESTING": True, "RATELIMIT_ENABLED": False,
-                      **overrides})
-    with serving(app) as url:
-        yield url, app
-    with app.app_context():
-        db.engine.dispose()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    executable = chromium_path()
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip("the playwright package is not installed")
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def open_page(browser, url, *, width=1100, height=860, lang="en", storage=None, clock=False):
