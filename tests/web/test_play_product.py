@@ -369,7 +369,49 @@ def test_an_unproven_hint_still_gives_a_move_to_try(browser, served):
     page.context.close()
 
 
-# ---- 5. accessibility: axe-core on the play page and the player pages in five languages ----------
+# ---- 5. a strict Content-Security-Policy: no inline script, no inline style --------------------------
+
+CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'"
+
+
+def test_pages_work_under_a_csp_without_inline_script_or_style(browser, served):
+    url, _ = served
+
+    def with_csp(route):
+        response = route.fetch()
+        route.fulfill(response=response, headers={**response.headers, "content-security-policy": CSP})
+
+    context = browser.new_context(viewport={"width": 1100, "height": 860})
+    context.route(lambda u: not u.split("?")[0].split("/", 3)[-1].startswith(("v1/", "static/")), with_csp)
+    context.add_init_script("""window.__violations = [];
+      document.addEventListener('securitypolicyviolation',
+        (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));""")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(url + "/")
+    page.wait_for_selector("#board[data-version] [data-card]")
+    page.keyboard.press("d")
+    wait_version(page, 1)
+    page.keyboard.press("h")
+    page.wait_for_selector("#message:not([hidden])")
+    page.keyboard.press("?")
+    page.wait_for_selector("#keys-dialog[open]")
+    page.keyboard.press("Escape")
+    page.click("#menu-button")
+    page.click("#leaderboard")
+    page.wait_for_selector("#leaderboard-dialog[open]")
+    assert page.evaluate("window.__violations") == []
+    for name in ("rules", "examples", "faq"):
+        page.goto(f"{url}/help/{name}?lang=ja")
+        page.wait_for_selector("h1")
+        assert page.evaluate("window.__violations") == [], name
+    # the policy is in force: an inline style attribute is refused and reported
+    page.evaluate("document.body.setAttribute('style', 'color: red')")
+    page.wait_for_function("window.__violations.length === 1")
+    context.close()
+
+
+# ---- 6. accessibility: axe-core on the play page and the player pages in five languages ----------
 
 
 def axe_script() -> str:
