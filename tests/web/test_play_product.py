@@ -239,12 +239,19 @@ def test_keys_are_listed_and_selection_is_announced(browser, served):
     assert page.locator(".card.selected").count() == 6  # the 9♦ and the five cards on it
     page.keyboard.press("Escape")
     assert page.locator(".card.selected").count() == 0
+    # Enter twice on the A♥: it goes where it fits (its foundation), and the live region says so
+    go_to(page, engine, "t7", "AH")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    wait_version(page, 1)
+    engine.apply(Action.tap("t7", "AH", double=True))
+    page.wait_for_function("document.querySelector('#live').textContent === 'A♥ → Foundation, hearts (+10)'")
     page.keyboard.press("?")
     page.wait_for_selector("#keys-dialog[open]")
     page.keyboard.press("Escape")
     # "N" on a game in progress asks first; "Keep playing" keeps it
     page.keyboard.press("d")
-    wait_version(page, 1)
+    wait_version(page, 2)
     page.keyboard.press("n")
     page.wait_for_selector("#confirm-dialog[open]")
     page.keyboard.press("Enter")  # the focus is on "Keep playing"

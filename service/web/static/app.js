@@ -989,7 +989,7 @@ function describeDone(last) {
   }
   const cards = (last.cards || []).map(cardName).join(" ");
   const points = last.points ? ` (${last.points > 0 ? "+" : ""}${last.points})` : "";
-  return `${cards} → ${pileName(last.to)}${points}`;
+  return `${cards} → ${pileName(last.moved_to || last.to)}${points}`; // a tap says where it went in moved_to
 }
 
 function highlight(action) {
