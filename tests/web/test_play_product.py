@@ -376,6 +376,31 @@ def test_an_unproven_hint_still_gives_a_move_to_try(browser, served):
     page.context.close()
 
 
+SLIDE_COUNTER = """window.__slides = 0;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) { window.__slides += 1; return animate.apply(this, args); };"""
+
+
+def test_moves_slide_unless_motion_is_reduced(browser, served):
+    url, _ = served
+    slides = {}
+    for motion in ("no-preference", "reduce"):
+        game = create_game(url, "TF1-D1N-AAAAAAA")
+        context = browser.new_context(viewport={"width": 1100, "height": 860}, reduced_motion=motion)
+        context.add_init_script(SLIDE_COUNTER)  # counts the slides started, whatever the machine's speed
+        page = context.new_page()
+        page.add_init_script(f"localStorage.setItem('sr.game', {json.dumps(json.dumps(game))});")
+        page.goto(url + "/")
+        page.wait_for_selector("#board[data-version='0'] [data-card]")
+        go_to(page, Game.from_code("TF1-D1N-AAAAAAA"), "t7", "AH")
+        page.keyboard.press("Enter")
+        page.keyboard.press("Enter")  # the A♥ goes up to its foundation
+        wait_version(page, 1)
+        slides[motion] = page.evaluate("window.__slides")
+        context.close()
+    assert slides["no-preference"] > 0 and slides["reduce"] == 0
+
+
 # ---- 5. a strict Content-Security-Policy: no inline script, no inline style --------------------------
 
 CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'"

@@ -1,8 +1,9 @@
 // The play page of Solitaire Réfléchi: plain JavaScript, no build, only the public /v1 API.
 //
 // The server owns every rule. This page renders the game JSON it gets back, turns
-// clicks and drags into actions, and shows the problem's `detail` (localized by the
-// Accept-Language header it sends) when an action is rejected.
+// clicks, drags and keys into actions, and shows the problem's `detail` (localized by
+// the Accept-Language header it sends) when an action is rejected. Its own strings are
+// in strings.js; nothing here is inline in the HTML, so a strict CSP can serve it.
 
 import { STRINGS } from "./strings.js";
 
