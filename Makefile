@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
+AXE := node_modules/axe-core/axe.min.js
 
 .PHONY: serve test lint openapi bench clean
 
@@ -16,7 +17,12 @@ serve: $(STAMP)  ## set up, migrate the SQLite default and serve on http://127.0
 	$(BIN)/flask --app service db upgrade
 	$(BIN)/gunicorn -c gunicorn.conf.py 'service:create_app()'
 
-test: $(STAMP)  ## set up and run the whole suite (SQLite and PostgreSQL)
+# axe-core (pinned in package-lock.json) for the accessibility test of the pages in a browser
+$(AXE): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+test: $(STAMP) $(AXE)  ## set up and run the whole suite (SQLite and PostgreSQL)
 	$(BIN)/ruff check service tests bench
 	$(BIN)/pytest
 
@@ -33,4 +39,4 @@ bench: $(STAMP)  ## the benchmarks that print ratios (engine, API vs its floor, 
 	$(BIN)/python bench/leaderboard.py --games 100000
 
 clean:
-	rm -rf $(VENV) instance .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules instance .pytest_cache .hypothesis

@@ -8,8 +8,9 @@ not codes, say how params are shown to a player:
 - ``_piles``: the display name of each pile (``t1`` → "column 1", ``fH`` → "the
   hearts foundation"), used for the params :data:`PILE_PARAMS`;
 - ``_cards``: ``format``, ``ranks`` and ``suits`` for the params
-  :data:`CARD_PARAMS` (``7H`` → "7♥", ``TS`` → "10♠"), and ``ranks`` alone for
-  :data:`RANK_PARAMS` (``T`` → "10").
+  :data:`CARD_PARAMS` (``7H`` → "7♥", ``TS`` → "10♠"), and ``names`` for a rank on
+  its own, :data:`RANK_PARAMS` (``Q`` → "queen", in German "die Dame" with the
+  article the sentence needs).
 
 A value that is not a known pile, card or rank is shown as it is. This package
 does not import Flask; the HTTP layer calls :func:`negotiate` and :func:`message`.
@@ -92,6 +93,16 @@ def card_name(card: str, lang: str) -> str:
     return table["format"].format(rank=rank, suit=table["suits"][suit])
 
 
+def rank_name(rank: str, lang: str) -> str:
+    """The name of a rank on its own (``A`` → "ace", ``T`` → "10"); anything else unchanged.
+
+    >>> rank_name("Q", "de"), rank_name("A", "ja"), rank_name("T", "en")
+    ('die Dame', 'エース', '10')
+    """
+    key = rank.strip().upper() if isinstance(rank, str) else rank
+    return _load(_lang(lang))["_cards"]["names"].get("T" if key == "10" else key, rank)
+
+
 class _Params(dict):
     def __missing__(self, key: str) -> str:
         return MISSING
@@ -106,7 +117,7 @@ def _display(name: str, value: Any, lang: str) -> str:
         if name in CARD_PARAMS:
             return card_name(value, lang)
         if name in RANK_PARAMS:
-            return _load(_lang(lang))["_cards"]["ranks"].get(value.upper(), value)
+            return rank_name(value, lang)
     return str(value)
 
 

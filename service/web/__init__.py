@@ -13,3 +13,6 @@ web_bp = Blueprint("web", __name__, static_folder="static", static_url_path="/st
 def index():
     """The play page (a single HTML file; the script and styles are under /static)."""
     return web_bp.send_static_file("index.html")
+
+
+from . import help as _help  # noqa: E402,F401  (its routes register on web_bp)

@@ -79,6 +79,9 @@ def test_every_card_has_a_display_name(lang):
     cards = raw(lang)["_cards"]
     assert set(cards["ranks"]) == set("A23456789TJQK")
     assert set(cards["suits"]) == set("SHDC")
+    assert set(cards["names"]) == set("A23456789TJQK")
+    # a rank on its own is named, never a bare letter ("the A of its suit")
+    assert not {cards["names"][rank] for rank in "AJQK"} & set("AJQK")
     assert fields(cards["format"]) == {"rank", "suit"}
 
 
@@ -102,6 +105,8 @@ def test_message_fills_every_param(lang, code):
             assert raw(lang)["_piles"][value].lower() in text.lower()
         elif name in i18n.CARD_PARAMS and isinstance(value, str):
             assert i18n.card_name(value, lang) in text
+        elif name in i18n.RANK_PARAMS:
+            assert i18n.rank_name(value, lang) in text
         else:
             assert str(value) in text
 
@@ -124,6 +129,29 @@ def test_english_wording():
     assert message("SOURCE_EMPTY", {"pile": "waste"}, "en").startswith("The waste pile is empty")
 
 
+def test_reviewed_wording():
+    """The native review against each rule sheet (issue 15)."""
+    assert "opposite color (" in message("TABLEAU_COLOUR", {"card": "7H", "onto": "8D"}, "en")
+    assert "colour" not in " ".join(catalog("en").values())
+    assert "angetippt wurde der Ablagestapel." in message("NO_DESTINATION", {"card": "7H", "pile": "waste"}, "de")
+    assert message("UNDO_LIMIT_REACHED", {"limit": 100}, "de").endswith("diese wurden alle schon rückgängig gemacht.")
+    da = message("NO_DESTINATION", {"card": "7H", "pile": "waste"}, "da")
+    assert "ingen tilladt plads" in da and "til dets grundbunke" in da
+    assert "have den modsatte farve af det kort" in message("TABLEAU_COLOUR", {"card": "7H", "onto": "8D"}, "da")
+    assert message("SAME_PILE", {"pile": "t3"}, "da") == (
+        "Kortet ligger allerede i kolonne 3: flyt det til en anden bunke."
+    )
+    assert "cele 52 de cărți" in message("GAME_FINISHED", {}, "ro")
+    assert message("UNDO_LIMIT_REACHED", {"limit": 100}, "ro") == (
+        "Se pot anula doar ultimele 100 de acțiuni, iar acestea au fost deja anulate toate."
+    )
+    assert "「元に戻す」も含めて" in message("GAME_FINISHED", {}, "ja")
+    assert message("UNDO_LIMIT_REACHED", {"limit": 100}, "ja") == (
+        "元に戻せるのは直近100回の操作までで、それらはすべて元に戻しました。"
+    )
+    assert "カードをタップすると組札へ移り" in message("NO_DESTINATION", {"card": "7H", "pile": "waste"}, "ja")
+
+
 def test_card_names():
     assert i18n.card_name("TH", "en") == "10♥"
     assert i18n.card_name("10h", "de") == "10♥"
@@ -135,8 +163,15 @@ def test_card_names():
 def test_ranks_cards_and_numbers_are_each_shown_as_such():
     text = message("FOUNDATION_SEQUENCE", {"card": "5H", "foundation": "fH", "needs": "T"}, "en")
     assert "5♥" in text and "the hearts foundation" in text and "the 10 of its suit" in text
-    text = message("FOUNDATION_SEQUENCE", {"card": "5H", "foundation": "fH", "needs": "A"}, "de")
-    assert "Rang A" in text
+    wanted = {
+        "en": "the ace of its suit", "de": "braucht er das Ass dieser Kartenfarbe",
+        "da": "skal være et es i samme kulør", "ro": "este asul de același simbol", "ja": "同じスートのエース",
+    }
+    for lang, words in wanted.items():
+        assert words in message("FOUNDATION_SEQUENCE", {"card": "5H", "foundation": "fH", "needs": "A"}, lang)
+    queen = {"en": "the queen of", "de": "die Dame dieser", "da": "en dame i", "ro": "dama de", "ja": "クイーン"}
+    for lang, words in queen.items():
+        assert words in message("FOUNDATION_SEQUENCE", {"card": "KH", "foundation": "fH", "needs": "Q"}, lang)
     text = message("VERSION_MISMATCH", {"sent": 4, "current": 6}, "en")
     assert "version 4" in text and "version 6" in text
 

@@ -8,24 +8,16 @@ replaying the same actions. A rejected drag must show the server's localized rul
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
 from service.engine import Action, Game, Rejection
-from tests.live import serving
 
 CODE = "TF1-D3N-AAAAAER"  # draw 3: the first draw fans three cards on the waste
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOT = ROOT / "test-results" / "play-page.png"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]
-
 DOM_STATE = """() => {
   const cards = (pile) => [...document.querySelectorAll(`[data-pile="${pile}"] [data-card]`)]
     .map((el) => el.dataset.card);
@@ -34,58 +26,24 @@ DOM_STATE = """() => {
     tableau: [1, 2, 3, 4, 5, 6, 7].map((i) => cards(`t${i}`)),
     waste: cards("waste"),
     foundations: Object.fromEntries(["S", "H", "D", "C"].map((s) => [s, cards(`f${s}`)])),
-    stock: text('[data-pile="stock"]'),
+    stock: document.querySelector('[data-pile="stock"]').dataset.count,
     score: text("#score"), moves: text("#moves"), code: text("#code"), timer: text("#timer"),
     version: document.querySelector("#board").dataset.version,
   };
 }"""
 
 
-def chromium_path() -> str:
-    path = shutil.which("chromium") or "/usr/bin/chromium"
-    if not os.path.exists(path):
-        if os.environ.get("CI"):
-            pytest.fail("no chromium binary: CI must run the browser test (apt-get install chromium)")
-        pytest.skip("no chromium binary (apt-get install chromium); under CI this fails instead")
-    return path
-
-
 @pytest.fixture
-def base_url(tmp_path, sqlite_template):
-    """The real app on a free local port, in a thread, on its own copy of the migrated SQLite file."""
-    from service import create_app
-    from service.extensions import db
-
-    shutil.copy(sqlite_template, tmp_path / "t.db")
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/t.db", "TESTING": True, "RATELIMIT_ENABLED": False})
-    with serving(app) as url:
-        yield url
-    with app.app_context():
-        db.engine.dispose()
-
-
-@pytest.fixture
-def page(base_url):
-    executable = chromium_path()
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip("the playwright package is not installed")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
-        try:
-            context = browser.new_context(viewport={"width": 1100, "height": 860}, locale="en-US")
-            page = context.new_page()
-            page.set_default_timeout(10_000)
-            page.errors = []
-            page.on("pageerror", lambda error: page.errors.append(str(error)))
-            page.base = base_url
-            yield page
-            context.close()
-        finally:
-            browser.close()
+def page(served, browser):
+    url, _ = served
+    context = browser.new_context(viewport={"width": 1100, "height": 860}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.base = url
+    yield page
+    context.close()
 
 
 # ---- helpers ---------------------------------------------------------------------------
@@ -190,7 +148,8 @@ def test_play_page_plays_a_game_and_explains_rejections(page):
     page.goto(page.base + "/")
     page.wait_for_selector("[data-card]")  # a first visit starts a random game at once
 
-    # New game from the code.
+    # New game from the code (the menu holds the form).
+    page.click("#menu-button")
     page.select_option("#draw-mode", "1")
     page.fill("#code-input", CODE.lower())
     page.click("#new-game")
@@ -198,8 +157,10 @@ def test_play_page_plays_a_game_and_explains_rejections(page):
     wait_version(page, 0)
     assert_page_shows(page, engine)
     assert page.locator('[data-pile="stock"]').get_attribute("aria-label")
-    assert page.locator("footer a[href='/examples']").count() == 1
-    assert page.locator("footer a[href='/faq']").count() == 1
+    # the player pages, in the page's language; no internal id anywhere on the page
+    for name in ("rules", "examples", "faq"):
+        assert page.locator(f"#menu a[href='/help/{name}?lang=en']").count() == 1
+    assert server_game(page)["id"] not in page.inner_text("body")
 
     # 1. Click the stock: draw 3 fans three cards on the waste.
     page.click('[data-pile="stock"]')
@@ -247,9 +208,13 @@ def test_play_page_plays_a_game_and_explains_rejections(page):
     assert_page_shows(page, engine)
 
     # ... and, after switching the picker, in German (the page's labels follow).
+    page.click("#menu-button")
     page.select_option("#lang", "de")
     page.wait_for_selector("#message", state="hidden")
-    assert page.inner_text("#new-game") == "Neue Partie"
+    assert page.locator("#menu a[href='/help/rules?lang=de']").count() == 1
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#menu", state="hidden")
+    assert page.inner_text("#quick-new") == "Neue Partie"
     assert page.get_attribute("html", "lang") == "de"
     german = rejection_detail(page, {"from": source, "to": onto, "card": name}, "de")
     assert german and german != english
@@ -259,14 +224,18 @@ def test_play_page_plays_a_game_and_explains_rejections(page):
     page.click("#message-close")
     page.wait_for_selector("#message", state="hidden")
 
-    # With "show rules" off a rejection shows no message; the setting is remembered.
+    # With "Interactive rules" off a rejection shows no message; the setting is remembered.
+    page.click("#menu-button")
     page.uncheck("#show-rules")
+    page.keyboard.press("Escape")
     with page.expect_response(lambda r: r.url.endswith("/moves") and r.status == 422):
         drag(page, card(source, name), column_target(engine, onto))
     page.wait_for_timeout(100)
     assert page.is_hidden("#message")
     assert page.evaluate("() => localStorage.getItem('sr.showRules')") == "false"
+    page.click("#menu-button")
     page.check("#show-rules")
+    page.keyboard.press("Escape")
 
     # 6. Undo (the button): the double tap is reverted; moves stay, undos count.
     page.click("#undo")
@@ -279,6 +248,7 @@ def test_play_page_plays_a_game_and_explains_rejections(page):
     page.click("#hint")
     page.wait_for_selector("#message:not([hidden])")
     assert page.get_attribute("#message", "data-kind") == "info"
+    page.click("#menu-button")
     page.click("#leaderboard")
     page.wait_for_selector("#leaderboard-dialog[open]")
     loaded = "(el) => el.textContent && !el.textContent.includes('…')"
@@ -292,7 +262,7 @@ def test_play_page_plays_a_game_and_explains_rejections(page):
     wait_version(page, 5)
     game = assert_page_shows(page, engine)
     assert page.inner_text("#code") == CODE and page.inner_text("#moves") == "4"
-    assert page.inner_text("#new-game") == "Neue Partie"  # the language is remembered too
+    assert page.inner_text("#quick-new") == "Neue Partie"  # the language is remembered too
 
     # 8. Draw until the waste's top card fits a column, then drag it there (+5).
     version = 5
@@ -314,7 +284,9 @@ def test_play_page_plays_a_game_and_explains_rejections(page):
     assert game["score"] == score + 5
 
     # The picture: back in English, with a rejected drop explained.
+    page.click("#menu-button")
     page.select_option("#lang", "en")
+    page.keyboard.press("Escape")
     source, onto, name = illegal_colour_move(engine)
     english = rejection_detail(page, {"from": source, "to": onto, "card": name}, "en")
     drag(page, card(source, name), column_target(engine, onto))

@@ -1,8 +1,11 @@
 // The play page of Solitaire Réfléchi: plain JavaScript, no build, only the public /v1 API.
 //
 // The server owns every rule. This page renders the game JSON it gets back, turns
-// clicks and drags into actions, and shows the problem's `detail` (localized by the
-// Accept-Language header it sends) when an action is rejected.
+// clicks, drags and keys into actions, and shows the problem's `detail` (localized by
+// the Accept-Language header it sends) when an action is rejected. Its own strings are
+// in strings.js; nothing here is inline in the HTML, so a strict CSP can serve it.
+
+import { STRINGS } from "./strings.js";
 
 const LANGS = ["en", "de", "da", "ro", "ja"];
 const SUITS = ["S", "H", "D", "C"];
@@ -11,120 +14,12 @@ const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
 const RED = new Set(["H", "D"]);
 const DOUBLE_TAP_MS = 280;
 const DRAG_THRESHOLD = 6;
-const KEYS = { game: "sr.game", lang: "sr.lang", rules: "sr.showRules", draw: "sr.draw" };
-
-// ---- the page's own strings, in the five languages of the rule sheets -------------
-
-const STRINGS = {
-  en: {
-    drawMode: "Draw", draw1: "Draw 1 (Easy)", draw3: "Draw 3 (Hard)", codeLabel: "Game code",
-    codeHint: "Optional: a game code such as TF1-D1N-AAAAAAB deals that exact game again",
-    winnable: "Winnable only", newGame: "New game", undo: "Undo", hint: "Hint",
-    leaderboard: "Leaderboard", showRules: "Show rules", language: "Language", score: "Score",
-    moves: "Moves", time: "Time", gameCode: "Game code", copy: "Copy", copied: "Copied!",
-    copyFailed: "Copy failed: select the code and copy it by hand.", dismiss: "Dismiss",
-    board: "Card table", examples: "Examples", faq: "FAQ", close: "Close", wonTitle: "You won!",
-    wonText: "All 52 cards are on the foundations. Score {score} in {moves} moves, {time}.",
-    stock: "Stock, {n} cards: draw", recycle: "Stock empty: recycle the waste", stockEmpty: "Stock empty",
-    waste: "Waste", foundation: "Foundation, {suit}", column: "Column {n}",
-    S: "spades", H: "hearts", D: "diamonds", C: "clubs",
-    hintShow: "Hint: {notation}", hintDraw: "Draw from the stock", foundationAny: "Foundation", hintUnwinnable: "No winning line from here: undo some moves or start a new game.",
-    hintUnknown: "The solver could not decide this position in time.",
-    hintUnavailable: "Hints are not available right now.",
-    lbRank: "#", lbPlayer: "Player", lbScore: "Score", lbMoves: "Moves", lbTime: "Time", lbDate: "Date",
-    lbDeal: "Deal", lbEmpty: "No won games yet.", lbError: "The leaderboard could not be loaded.",
-    lbPlay: "Play this deal", anonymous: "anonymous", loading: "Loading…",
-    networkError: "The server could not be reached.",
-    gameLost: "The saved game no longer exists; a new game was started.", alreadyWon: "This game is won.",
-  },
-  de: {
-    drawMode: "Ziehen", draw1: "1 Karte ziehen (Leicht)", draw3: "3 Karten ziehen (Schwer)", codeLabel: "Spielcode",
-    codeHint: "Optional: ein Spielcode wie TF1-D1N-AAAAAAB teilt genau diese Partie erneut aus",
-    winnable: "Nur lösbare", newGame: "Neue Partie", undo: "Rückgängig", hint: "Tipp",
-    leaderboard: "Bestenliste", showRules: "Regeln anzeigen", language: "Sprache", score: "Punkte",
-    moves: "Züge", time: "Zeit", gameCode: "Spielcode", copy: "Kopieren", copied: "Kopiert!",
-    copyFailed: "Kopieren fehlgeschlagen: Code markieren und von Hand kopieren.", dismiss: "Ausblenden",
-    board: "Spieltisch", examples: "Beispiele", faq: "FAQ", close: "Schließen", wonTitle: "Gewonnen!",
-    wonText: "Alle 52 Karten liegen auf den Zielstapeln. {score} Punkte in {moves} Zügen, {time}.",
-    stock: "Talon, {n} Karten: aufdecken", recycle: "Talon leer: Ablagestapel zurücklegen", stockEmpty: "Talon leer",
-    waste: "Ablagestapel", foundation: "Zielstapel, {suit}", column: "Spalte {n}",
-    S: "Pik", H: "Herz", D: "Karo", C: "Kreuz",
-    hintShow: "Tipp: {notation}", hintDraw: "Vom Talon aufdecken", foundationAny: "Zielstapel",
-    hintUnwinnable: "Von hier aus führt kein Weg zum Sieg: Züge rückgängig machen oder eine neue Partie beginnen.",
-    hintUnknown: "Der Löser konnte diese Stellung nicht rechtzeitig entscheiden.",
-    hintUnavailable: "Tipps sind gerade nicht verfügbar.",
-    lbRank: "#", lbPlayer: "Spieler", lbScore: "Punkte", lbMoves: "Züge", lbTime: "Zeit", lbDate: "Datum",
-    lbDeal: "Verteilung", lbEmpty: "Noch keine gewonnenen Partien.",
-    lbError: "Die Bestenliste konnte nicht geladen werden.", lbPlay: "Diese Verteilung spielen",
-    anonymous: "anonym", loading: "Wird geladen …", networkError: "Der Server ist nicht erreichbar.",
-    gameLost: "Die gespeicherte Partie existiert nicht mehr; eine neue Partie wurde begonnen.",
-    alreadyWon: "Diese Partie ist gewonnen.",
-  },
-  da: {
-    drawMode: "Træk", draw1: "Træk 1 (Let)", draw3: "Træk 3 (Svær)", codeLabel: "Spilkode",
-    codeHint: "Valgfrit: en spilkode som TF1-D1N-AAAAAAB genskaber præcis det oplæg",
-    winnable: "Kun løsbare", newGame: "Nyt spil", undo: "Fortryd", hint: "Tip",
-    leaderboard: "Rangliste", showRules: "Vis regler", language: "Sprog", score: "Point",
-    moves: "Træk", time: "Tid", gameCode: "Spilkode", copy: "Kopiér", copied: "Kopieret!",
-    copyFailed: "Kopiering mislykkedes: markér koden og kopiér den selv.", dismiss: "Skjul",
-    board: "Spillebord", examples: "Eksempler", faq: "FAQ", close: "Luk", wonTitle: "Du har vundet!",
-    wonText: "Alle 52 kort ligger i grundbunkerne. {score} point på {moves} træk, {time}.",
-    stock: "Trækbunke, {n} kort: træk", recycle: "Trækbunken er tom: genbrug aflægningsbunken",
-    stockEmpty: "Trækbunken er tom", waste: "Aflægningsbunke", foundation: "Grundbunke, {suit}",
-    column: "Kolonne {n}", S: "spar", H: "hjerter", D: "ruder", C: "klør",
-    hintShow: "Tip: {notation}", hintDraw: "Træk fra trækbunken", foundationAny: "Grundbunke",
-    hintUnwinnable: "Der er ingen vindende vej herfra: fortryd nogle træk eller start et nyt spil.",
-    hintUnknown: "Løseren nåede ikke at afgøre denne stilling.", hintUnavailable: "Tip er ikke tilgængelige lige nu.",
-    lbRank: "#", lbPlayer: "Spiller", lbScore: "Point", lbMoves: "Træk", lbTime: "Tid", lbDate: "Dato",
-    lbDeal: "Oplæg", lbEmpty: "Ingen vundne spil endnu.", lbError: "Ranglisten kunne ikke hentes.",
-    lbPlay: "Spil dette oplæg", anonymous: "anonym", loading: "Henter …",
-    networkError: "Serveren kunne ikke nås.",
-    gameLost: "Det gemte spil findes ikke længere; et nyt spil er startet.", alreadyWon: "Dette spil er vundet.",
-  },
-  ro: {
-    drawMode: "Tragere", draw1: "Tragere de 1 (Ușor)", draw3: "Tragere de 3 (Greu)", codeLabel: "Cod de partidă",
-    codeHint: "Opțional: un cod de partidă precum TF1-D1N-AAAAAAB reproduce exact acea distribuție",
-    winnable: "Doar câștigabile", newGame: "Partidă nouă", undo: "Anulare", hint: "Indiciu",
-    leaderboard: "Clasament", showRules: "Arată regulile", language: "Limbă", score: "Scor",
-    moves: "Mutări", time: "Timp", gameCode: "Cod de partidă", copy: "Copiază", copied: "Copiat!",
-    copyFailed: "Copierea a eșuat: selectează codul și copiază-l manual.", dismiss: "Ascunde",
-    board: "Masa de joc", examples: "Exemple", faq: "FAQ", close: "Închide", wonTitle: "Ai câștigat!",
-    wonText: "Toate cele 52 de cărți sunt pe fundații. Scor {score} în {moves} mutări, {time}.",
-    stock: "Teancul de tragere, {n} cărți: trage", recycle: "Teancul de tragere e gol: reciclează decartarea",
-    stockEmpty: "Teancul de tragere e gol", waste: "Teancul de decartare", foundation: "Fundația, {suit}",
-    column: "Coloana {n}", S: "pică", H: "cupă", D: "caro", C: "treflă",
-    hintShow: "Indiciu: {notation}", hintDraw: "Trage din teancul de tragere", foundationAny: "Fundație",
-    hintUnwinnable: "De aici nu există nicio cale spre victorie: anulează câteva mutări sau începe o partidă nouă.",
-    hintUnknown: "Rezolvitorul nu a putut decide la timp această poziție.",
-    hintUnavailable: "Indiciile nu sunt disponibile acum.",
-    lbRank: "#", lbPlayer: "Jucător", lbScore: "Scor", lbMoves: "Mutări", lbTime: "Timp", lbDate: "Data",
-    lbDeal: "Distribuție", lbEmpty: "Încă nicio partidă câștigată.", lbError: "Clasamentul nu a putut fi încărcat.",
-    lbPlay: "Joacă această distribuție", anonymous: "anonim", loading: "Se încarcă…",
-    networkError: "Serverul nu poate fi contactat.",
-    gameLost: "Partida salvată nu mai există; a început o partidă nouă.", alreadyWon: "Această partidă este câștigată.",
-  },
-  ja: {
-    drawMode: "めくり方", draw1: "1枚めくり（イージー）", draw3: "3枚めくり（むずかしい）", codeLabel: "ゲームコード",
-    codeHint: "任意：TF1-D1N-AAAAAAB のようなゲームコードで同じ配札を再現します",
-    winnable: "クリア可能な配札のみ", newGame: "新しいゲーム", undo: "元に戻す", hint: "ヒント",
-    leaderboard: "ランキング", showRules: "ルールを表示", language: "言語", score: "得点",
-    moves: "手数", time: "時間", gameCode: "ゲームコード", copy: "コピー", copied: "コピーしました",
-    copyFailed: "コピーできませんでした。コードを選択して手動でコピーしてください。", dismiss: "閉じる",
-    board: "ゲーム台", examples: "実例", faq: "FAQ", close: "閉じる", wonTitle: "クリア！",
-    wonText: "52枚すべてが組札にそろいました。得点 {score}、{moves} 手、{time}。",
-    stock: "山札 {n} 枚：めくる", recycle: "山札が空です：捨て札を山札に戻す", stockEmpty: "山札が空です",
-    waste: "捨て札", foundation: "組札（{suit}）", column: "{n} 列目",
-    S: "スペード", H: "ハート", D: "ダイヤ", C: "クラブ",
-    hintShow: "ヒント：{notation}", hintDraw: "山札をめくる", foundationAny: "組札",
-    hintUnwinnable: "ここからクリアする手順はありません。手を元に戻すか、新しいゲームを始めてください。",
-    hintUnknown: "ソルバーは時間内にこの局面を判定できませんでした。", hintUnavailable: "現在ヒントは利用できません。",
-    lbRank: "順位", lbPlayer: "プレイヤー", lbScore: "得点", lbMoves: "手数", lbTime: "時間", lbDate: "日付",
-    lbDeal: "配札", lbEmpty: "クリアしたゲームはまだありません。", lbError: "ランキングを読み込めませんでした。",
-    lbPlay: "この配札で遊ぶ", anonymous: "匿名", loading: "読み込み中…",
-    networkError: "サーバーに接続できません。",
-    gameLost: "保存されたゲームは存在しません。新しいゲームを始めました。", alreadyWon: "このゲームはクリア済みです。",
-  },
+const KEYS = {
+  game: "sr.game", lang: "sr.lang", rules: "sr.showRules", draw: "sr.draw", doubleClick: "sr.doubleClick",
 };
+// the order of the piles for the arrow keys: the top row, then the columns
+const PILE_ORDER = ["stock", "waste", "fS", "fH", "fD", "fC", "t1", "t2", "t3", "t4", "t5", "t6", "t7"];
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 // ---- small helpers ------------------------------------------------------------------
 
@@ -159,7 +54,8 @@ function initialLang() {
 
 const ui = {
   lang: initialLang(),
-  showRules: storageGet(KEYS.rules, true) !== false,
+  showRules: storageGet(KEYS.rules, true) !== false,   // "Interactive rules"
+  doubleClick: storageGet(KEYS.doubleClick, true) !== false,  // off: a single tap acts at once
   game: null,        // the last game JSON from the server
   token: null,       // the owner token (anonymous game token)
   queue: Promise.resolve(),
@@ -167,7 +63,8 @@ const ui = {
   drag: null,
   celebrated: null,  // id of the game whose win was celebrated on this page
   hint: null,        // {action, version}: the hinted action, highlighted until the game moves on
-  offsets: {},
+  selection: null,   // {pile, card}: the card (and the cards on it) chosen with the keyboard
+  animate: true,     // false for the render that follows a drop: the card is already where it lands
 };
 
 function t(key, vars = {}) {
@@ -236,16 +133,24 @@ function showMessage(text, kind = "rule") {
   $("#message-text").textContent = text;
   box.dataset.kind = kind;
   box.hidden = false;
+  placeMessage();
   box.classList.remove("pop");
   void box.offsetWidth; // restart the animation
   box.classList.add("pop");
   clearTimeout(messageTimer);
-  if (kind === "info") messageTimer = setTimeout(hideMessage, 6000);
+  if (kind === "info") messageTimer = setTimeout(hideMessage, 8000);
 }
 
 function hideMessage() {
   clearTimeout(messageTimer);
   $("#message").hidden = true;
+}
+
+function announce(text) {
+  const live = $("#live");
+  live.textContent = "";
+  // a new text node after a frame, so a repeated sentence is read again
+  requestAnimationFrame(() => { live.textContent = text; });
 }
 
 function reportError(err, { rule = true } = {}) {
@@ -272,8 +177,12 @@ function setGame(game, { fresh = false } = {}) {
   ui.game = game;
   if (game.token) ui.token = game.token;
   storageSet(KEYS.game, { id: game.id, token: ui.token });
+  if (!previous || previous.id !== game.id || previous.version !== game.version) clearSelection({ quiet: true });
   render();
-  if (game.last) flashPoints(game.last.points);
+  if (game.last && previous && previous.id === game.id && previous.version !== game.version) {
+    flashPoints(game.last.points);
+    announce(describeDone(game.last));
+  }
   if (game.status === "won" && ui.celebrated !== game.id) {
     if (previous && previous.id === game.id && previous.status !== "won") celebrate();
     else if (!fresh) showMessage(t("alreadyWon"), "info");
@@ -281,32 +190,51 @@ function setGame(game, { fresh = false } = {}) {
   }
 }
 
-async function newGame() {
+function inProgress() {
+  const game = ui.game;
+  return Boolean(game && game.status !== "won" && game.moves > 0);
+}
+
+// "New game" abandons a game in progress only after the player says so.
+function requestNewGame({ useForm = false } = {}) {
+  if (!inProgress()) return newGame({ useForm });
+  const dialog = $("#confirm-dialog");
+  dialog.returnValue = "";
+  dialog.addEventListener("close", () => {
+    if (dialog.returnValue === "yes") newGame({ useForm });
+  }, { once: true });
+  openDialog(dialog);
+  $("#confirm-no").focus();
+  return undefined;
+}
+
+async function newGame({ useForm = true } = {}) {
   const drawMode = Number($("#draw-mode").value) === 3 ? 3 : 1;
-  const code = $("#code-input").value.trim();
+  const code = useForm ? $("#code-input").value.trim().slice(0, 20) : "";
   const body = code ? { code } : { draw: drawMode };
   if (!code && $("#winnable").checked) body.winnable = true;
   storageSet(KEYS.draw, drawMode);
-  const button = $("#new-game");
-  button.disabled = true;
+  const buttons = [$("#new-game"), $("#quick-new")];
+  buttons.forEach((b) => { b.disabled = true; });
   try {
     const game = await api("POST", "/games", body, { auth: false });
     ui.token = game.token || null;
     ui.celebrated = null;
     hideMessage();
     closeDialog($("#won"));
+    closeMenu();
     $("#code-input").value = "";
     setGame(game, { fresh: true });
   } catch (err) {
     reportError(err, { rule: false });
   } finally {
-    button.disabled = false;
+    buttons.forEach((b) => { b.disabled = false; });
   }
 }
 
 async function resume() {
   const saved = storageGet(KEYS.game);
-  if (!saved || typeof saved.id !== "string") return newGame();
+  if (!saved || typeof saved.id !== "string") return newGame({ useForm: false });
   ui.token = saved.token || null;
   try {
     setGame(await api("GET", `/games/${encodeURIComponent(saved.id)}`));
@@ -314,16 +242,17 @@ async function resume() {
     if (err.status === 404) {
       storageSet(KEYS.game, null);
       ui.token = null;
-      await newGame();
+      await newGame({ useForm: false });
       showMessage(t("gameLost"), "info");
     } else {
       reportError(err, { rule: false });
     }
   }
+  return undefined;
 }
 
 // Every action goes through one queue, so quick clicks are sent in order.
-function act(path, body) {
+function act(path, body, { animate = true } = {}) {
   ui.queue = ui.queue.then(async () => {
     const game = ui.game;
     if (!game) return;
@@ -331,11 +260,14 @@ function act(path, body) {
     try {
       const next = await api("POST", `/games/${encodeURIComponent(game.id)}/${path}`, body);
       hideMessage();
+      ui.animate = animate;
       setGame(next);
     } catch (err) {
       reportError(err);
+      ui.animate = false;
       render(); // put back anything dragged
     } finally {
+      ui.animate = true;
       delete $("#board").dataset.busy;
     }
   });
@@ -344,14 +276,13 @@ function act(path, body) {
 
 // ---- rendering ---------------------------------------------------------------------
 
-function cardElement(name, { playable = false } = {}) {
+function cardElement(name, { focusable = false } = {}) {
   const rank = name.slice(0, -1);
   const suit = name.slice(-1);
   const el = document.createElement("div");
   el.className = `card ${RED.has(suit) ? "red" : "black"}${"JQK".includes(rank) ? " face" : ""}`;
   el.dataset.card = name;
-  el.setAttribute("aria-label", `${rankLabel(rank)}${SYMBOL[suit]} ${t(suit)}`);
-  if (playable) {
+  if (focusable) {
     el.tabIndex = 0;
     el.setAttribute("role", "button");
   }
@@ -361,19 +292,43 @@ function cardElement(name, { playable = false } = {}) {
     : `<span class="pip">${SYMBOL[suit]}</span>`;
   el.innerHTML = `<span class="corner tl" aria-hidden="true">${corner}</span>`
     + `<span class="center" aria-hidden="true">${middle}</span>`
-    + `<span class="corner br" aria-hidden="true">${corner}</span>`;
+    + `<span class="corner br" aria-hidden="true">${corner}</span>`
+    // the name read out: the drawn corners and pips are hidden from screen readers
+    + `<span class="sr-only">${rankLabel(rank)}${SYMBOL[suit]} ${t(suit)}</span>`;
   return el;
 }
 
+const LONGEST_COLUMN = 19; // 6 cards under a king and the 12 cards from the queen down
+const MIN_STRIP = 0.2;     // the part of a covered card left visible, as a share of its height
+const CARD_RATIO = 1.42;
+
+function bottomReserve() {
+  const bar = $(".actions");
+  const box = bar.getBoundingClientRect();
+  if (getComputedStyle(bar).position === "fixed" && box.top > window.innerHeight / 2) {
+    return window.innerHeight - box.top + 6;
+  }
+  return 8;
+}
+
+// Cards size by the board's width and by the screen's height: a column of 19 cards,
+// each covered card showing its rank, must end above the bottom edge.
 function layout() {
   const board = $("#board");
   const style = getComputedStyle(board);
   const width = board.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
   const gap = width < 520 ? 4 : width < 800 ? 8 : 12;
-  const cw = Math.max(36, Math.min(104, Math.floor((width - 6 * gap) / 7)));
-  const ch = Math.round(cw * 1.42);
+  const byWidth = Math.floor((width - 6 * gap) / 7);
+  const top = $(".top-row").getBoundingClientRect().top + window.scrollY;
+  const available = window.innerHeight - top - bottomReserve();
+  const heights = 1 + 0.16 + 1 + (LONGEST_COLUMN - 1) * MIN_STRIP; // top row, its margin, a full column
+  const byHeight = Math.floor(available / heights / CARD_RATIO);
+  const cw = Math.max(28, Math.min(104, byWidth, byHeight));
+  const ch = Math.round(cw * CARD_RATIO);
+  // the columns stay together (room beside them is where a message goes), a little apart
+  const spread = Math.max(gap, Math.min(Math.round(cw * 0.2), Math.floor((width - 7 * cw) / 6)));
   const root = document.documentElement.style; // on the root, so the drag layer sees them too
-  root.setProperty("--gap", `${gap}px`);
+  root.setProperty("--gap", `${spread}px`);
   root.setProperty("--cw", `${cw}px`);
   root.setProperty("--ch", `${ch}px`);
   ui.cw = cw;
@@ -384,16 +339,88 @@ function columnOffset(count) {
   const ch = ui.ch;
   const base = Math.round(ch * 0.27);
   if (count <= 1) return base;
-  const tableau = $(".tableau");
-  const top = tableau.getBoundingClientRect().top + window.scrollY;
-  const available = Math.max(window.innerHeight - top - 56, ch * 3.2);
+  const top = $(".tableau").getBoundingClientRect().top + window.scrollY;
+  const available = window.innerHeight - top - bottomReserve();
   const fit = Math.floor((available - ch) / (count - 1));
-  return Math.max(Math.round(ch * 0.18), Math.min(base, fit));
+  return Math.max(Math.floor(ch * 0.12), Math.min(base, fit));
+}
+
+// The message never covers a card: beside the board when the screen has room,
+// else over the header (it lets clicks through to the buttons under it).
+function placeMessage() {
+  const box = $("#message");
+  if (box.hidden) return;
+  const s = box.style;
+  const tableau = $('[data-pile="t7"]').getBoundingClientRect(); // the right edge of the cards
+  const topRow = $('[data-pile="fC"]').getBoundingClientRect();
+  const header = $(".topbar").getBoundingClientRect();
+  const bar = $(".actions");
+  const barBox = bar.getBoundingClientRect();
+  const rightEdge = getComputedStyle(bar).position === "fixed" && barBox.left > window.innerWidth / 2
+    ? barBox.left : window.innerWidth;
+  const side = rightEdge - Math.max(tableau.right, topRow.right);
+  s.transform = "none";
+  if (side >= 170) {
+    s.left = `${Math.max(tableau.right, topRow.right) + 8}px`;
+    s.top = `${Math.max(topRow.top, 4)}px`;
+    s.width = `${Math.min(side - 16, 420)}px`;
+    s.maxHeight = `${window.innerHeight - Math.max(topRow.top, 4) - bottomReserve()}px`;
+  } else {
+    const space = Math.max(topRow.top - 4, header.height);
+    s.left = "4px";
+    s.top = "2px";
+    s.width = `${window.innerWidth - 8}px`;
+    s.maxHeight = `${space}px`;
+  }
+}
+
+// Cards that changed place slide there from where they were (unless motion is reduced).
+function rememberPlaces() {
+  if (!ui.animate || reducedMotion()) return null;
+  const places = new Map();
+  for (const el of $$("#board [data-card]")) places.set(el.dataset.card, el.getBoundingClientRect());
+  return places;
+}
+
+function slideFrom(places) {
+  if (!places || typeof Element.prototype.animate !== "function") return;
+  for (const el of $$("#board [data-card]")) {
+    const before = places.get(el.dataset.card);
+    if (!before) continue;
+    const after = el.getBoundingClientRect();
+    const dx = before.left - after.left;
+    const dy = before.top - after.top;
+    if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
+    el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }],
+      { duration: 180, easing: "ease-out" });
+  }
+}
+
+function focusedPlace() {
+  const active = document.activeElement;
+  if (!active || !$("#board").contains(active)) return null;
+  const pile = active.closest("[data-pile]");
+  const card = active.closest("[data-card]");
+  return pile ? { pile: pile.dataset.pile, card: card ? card.dataset.card : null } : null;
+}
+
+function focusTarget(pile, card = null) {
+  const pileEl = $(`[data-pile="${pile}"]`);
+  if (!pileEl) return null;
+  if (card) {
+    const el = $(`[data-card="${card}"][tabindex]`, pileEl);
+    if (el) return el;
+  }
+  if (pileEl.hasAttribute("tabindex") || pileEl.tagName === "BUTTON") return pileEl;
+  const cards = $$("[data-card][tabindex]", pileEl);
+  return cards[cards.length - 1] || null;
 }
 
 function render() {
   const game = ui.game;
   const board = $("#board");
+  const focused = focusedPlace();
+  const places = rememberPlaces();
   layout();
   $$(".hint-target").forEach((el) => el.classList.remove("hint-target"));
   if (!game) return;
@@ -401,24 +428,31 @@ function render() {
   board.dataset.gameId = game.id;
   board.dataset.status = game.status;
   board.classList.toggle("is-won", game.status === "won");
+  const playing = game.status !== "won";
 
-  // the seven columns
+  // the seven columns: every card can be reached, with the cards on it it may lead a group
   let tallest = ui.ch;
   game.tableau.forEach((column, index) => {
     const pile = $(`[data-pile="t${index + 1}"]`);
     const offset = columnOffset(column.length);
-    pile.style.setProperty("--offset", `${offset}px`);
     pile.replaceChildren(...column.map((name, i) => {
-      const el = cardElement(name, { playable: i === column.length - 1 });
+      const el = cardElement(name, { focusable: playing });
       el.style.top = `${i * offset}px`;
       el.style.zIndex = String(i + 1);
       return el;
     }));
     pile.classList.toggle("empty", column.length === 0);
-    pile.setAttribute("aria-label", `${t("column", { n: index + 1 })}: ${column.join(" ") || "—"}`);
+    if (column.length === 0 && playing) {
+      pile.tabIndex = 0;
+      pile.setAttribute("role", "button");
+    } else {
+      pile.removeAttribute("tabindex");
+      pile.setAttribute("role", "group");
+    }
+    pile.setAttribute("aria-label", `${t("column", { n: index + 1 })}: ${column.map(cardName).join(" ") || t("emptyColumn")}`);
     tallest = Math.max(tallest, ui.ch + Math.max(0, column.length - 1) * offset);
   });
-  $(".tableau").style.minHeight = `${tallest + 8}px`;
+  $(".tableau").style.minHeight = `${tallest + 4}px`;
 
   // the stock
   const stock = $('[data-pile="stock"]');
@@ -436,7 +470,10 @@ function render() {
   }
   const count = document.createElement("span");
   count.className = "count";
-  count.textContent = game.stock > 0 ? String(game.stock) : game.waste.length ? "↻" : "";
+  // drawn by CSS from data-count: the button's label says the count in words, and the
+  // label must not have to repeat a bare number (accessible name vs visible text)
+  count.dataset.count = game.stock > 0 ? String(game.stock) : game.waste.length ? "↻" : "";
+  stock.dataset.count = count.dataset.count;
   stock.append(count);
 
   // the waste: the cards of the last draw still there, fanned, top on the right
@@ -450,7 +487,7 @@ function render() {
     wasteCards.push(under);
   }
   game.waste.slice(start).forEach((name, i) => {
-    const el = cardElement(name, { playable: i === shown - 1 });
+    const el = cardElement(name, { focusable: playing && i === shown - 1 });
     el.style.left = `calc(var(--fan) * ${i})`;
     if (i !== shown - 1) el.classList.add("covered");
     wasteCards.push(el);
@@ -469,19 +506,27 @@ function render() {
     if (n >= 1) cards.push(cardElement(`${RANKS[n - 1]}${suit}`));
     pile.replaceChildren(...cards);
     pile.classList.toggle("empty", n === 0);
-    pile.setAttribute("aria-label", `${t("foundation", { suit: t(suit) })}: ${n}`);
+    pile.setAttribute("aria-label", `${t("foundation", { suit: t(suit) })}: ${n ? cardName(`${RANKS[n - 1]}${suit}`) : "—"}`);
   }
 
   // the status bar
   $("#score").textContent = String(game.score);
   $("#moves").textContent = String(game.moves);
   $("#code").textContent = game.code;
+  $("#menu-code").textContent = game.code;
   if (!$("#code-input").value) $("#draw-mode").value = String(game.draw);
-  $("#game-id").textContent = game.id;
   if (ui.hint && ui.hint.version === game.version && ui.hint.gameId === game.id) highlight(ui.hint.action);
   else ui.hint = null;
   $("#undo").disabled = !game.can_undo;
   $("#hint").disabled = game.status === "won";
+  $("#draw").disabled = game.status === "won" || (game.stock === 0 && game.waste.length === 0);
+  if (ui.selection) markSelection();
+  slideFrom(places);
+  placeMessage();
+  if (focused) {
+    const el = focusTarget(focused.pile, focused.card);
+    if (el) el.focus({ preventScroll: true });
+  }
   tick();
 }
 
@@ -514,6 +559,11 @@ function flashPoints(points) {
 // ---- taps: one click = tap, two quick clicks = double tap --------------------------
 
 function registerTap(pile, card) {
+  if (!ui.doubleClick) {
+    // no double tap to wait for: a single tap plays the card where it fits, at once
+    act("tap", { from: pile, card, double: true });
+    return;
+  }
   const pending = ui.pendingTap;
   if (pending && pending.pile === pile && pending.card === card) {
     clearTimeout(pending.timer);
@@ -667,53 +717,223 @@ function onPointerUp(event) {
 function drop(from, card, to) {
   if (to === from) return;
   if (from.startsWith("f")) {
-    act("take-back", { from, to });
+    act("take-back", { from, to }, { animate: false });
   } else {
-    act("moves", { from, to: to.startsWith("f") ? "foundation" : to, card });
+    act("moves", { from, to: to.startsWith("f") ? "foundation" : to, card }, { animate: false });
   }
 }
 
 function onStockClick() {
   const game = ui.game;
-  if (!game) return;
+  if (!game || game.status === "won") return;
   flushTap();
+  clearSelection({ quiet: true });
   if (game.stock > 0) act("draw");
-  else act("recycle");
+  else if (game.waste.length) act("recycle");
 }
 
-function onCardKey(event) {
-  const cardEl = event.target.closest(".card");
+// ---- keyboard: select a card, then its destination ----------------------------------
+
+function topOfFoundation(pile) {
+  const suit = pile.slice(1);
+  const n = ui.game ? ui.game.foundations[suit] || 0 : 0;
+  return n ? `${RANKS[n - 1]}${suit}` : null;
+}
+
+function markSelection() {
+  $$(".card.selected").forEach((el) => el.classList.remove("selected"));
+  const sel = ui.selection;
+  if (!sel) return;
+  const pileEl = $(`[data-pile="${sel.pile}"]`);
+  const cards = $$(".card", pileEl).filter((el) => !el.classList.contains("under"));
+  const index = cards.findIndex((el) => el.dataset.card === sel.card);
+  if (index < 0) {
+    ui.selection = null;
+    return;
+  }
+  cards.slice(sel.pile.startsWith("t") ? index : cards.length - 1).forEach((el) => el.classList.add("selected"));
+}
+
+function clearSelection({ quiet = false } = {}) {
+  if (!ui.selection) return;
+  ui.selection = null;
+  markSelection();
+  if (!quiet) announce(t("cancelled"));
+}
+
+function choose(pile, card) {
+  const game = ui.game;
+  if (!game || game.status === "won" || pile === "stock") return;
+  const sel = ui.selection;
+  if (!sel) {
+    const chosen = pile.startsWith("f") ? topOfFoundation(pile) : card;
+    if (!chosen) return;
+    ui.selection = { pile, card: chosen };
+    markSelection();
+    const column = pile.startsWith("t") ? game.tableau[Number(pile.slice(1)) - 1] : [];
+    const group = column.length && column[column.length - 1] !== chosen ? t("selectedGroup") : "";
+    announce(t("selected", { card: cardName(chosen), group }));
+    return;
+  }
+  clearSelection({ quiet: true });
+  if (sel.pile === pile) {
+    // the same card twice: play it where it fits (its foundation, else a column)
+    if (!pile.startsWith("f") && sel.card === card) act("tap", { from: pile, card, double: true });
+    else announce(t("cancelled"));
+    return;
+  }
+  drop(sel.pile, sel.card, pile);
+}
+
+function neighbour(pile, step) {
+  let index = PILE_ORDER.indexOf(pile);
+  for (let i = 0; i < PILE_ORDER.length; i++) {
+    index = (index + step + PILE_ORDER.length) % PILE_ORDER.length;
+    const el = focusTarget(PILE_ORDER[index]);
+    if (el) return el;
+  }
+  return null;
+}
+
+function onBoardKey(event) {
   const pileEl = event.target.closest("[data-pile]");
-  if (!cardEl || !pileEl || (event.key !== "Enter" && event.key !== " ")) return;
+  if (!pileEl || event.altKey || event.ctrlKey || event.metaKey) return;
+  const pile = pileEl.dataset.pile;
+  const cardEl = event.target.closest("[data-card]");
+  let next = null;
+  if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+    next = neighbour(pile, event.key === "ArrowLeft" ? -1 : 1);
+  } else if (event.key === "ArrowUp" || event.key === "ArrowDown") {
+    const down = event.key === "ArrowDown";
+    if (pile.startsWith("t")) {
+      const cards = $$("[data-card][tabindex]", pileEl);
+      const index = cards.indexOf(cardEl);
+      next = cards[index + (down ? 1 : -1)] || (!down ? focusTarget(PILE_ORDER[Math.min(5, Number(pile.slice(1)) - 1)]) : null);
+    } else if (down) {
+      next = focusTarget(`t${PILE_ORDER.indexOf(pile) + 1}`) || neighbour(`t${PILE_ORDER.indexOf(pile)}`, 1);
+    }
+  } else if (event.key === "Enter" || event.key === " ") {
+    if (pile === "stock") return; // the stock is a button: its click draws
+    event.preventDefault();
+    choose(pile, cardEl ? cardEl.dataset.card : null);
+    return;
+  } else {
+    return;
+  }
   event.preventDefault();
-  act("tap", { from: pileEl.dataset.pile, card: cardEl.dataset.card, double: event.shiftKey });
+  if (next) next.focus();
+}
+
+function typing(target) {
+  return target.closest("input, select, textarea, dialog[open]") !== null;
+}
+
+function onShortcut(event) {
+  if (event.defaultPrevented) return;
+  const key = event.key;
+  if (key === "Escape" && !$("#menu").hidden) {
+    closeMenu();
+    $("#menu-button").focus();
+    return;
+  }
+  if (typing(event.target)) return;
+  if (key === "Escape") {
+    clearSelection();
+    return;
+  }
+  if ((event.ctrlKey || event.metaKey) && !event.altKey && key.toLowerCase() === "z") {
+    event.preventDefault();
+    undo();
+    return;
+  }
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const actions = {
+    d: onStockClick, u: undo, h: showHint, n: () => requestNewGame(), "?": showKeys,
+  };
+  const run = actions[key.toLowerCase()];
+  if (run) {
+    event.preventDefault();
+    run();
+  }
+}
+
+function undo() {
+  flushTap();
+  clearSelection({ quiet: true });
+  if (ui.game && ui.game.can_undo) act("undo");
+}
+
+function showKeys() {
+  const copy = $("#keys-copy");
+  copy.replaceChildren(...$$("#keys-list li").map((li) => li.cloneNode(true)));
+  openDialog($("#keys-dialog"));
 }
 
 // ---- hint ------------------------------------------------------------------------
 
+// When the solver gives no move, a move to try from the legal ones: a card up to a
+// foundation first, then the waste, then a column move that frees a card, then the stock.
+function moveToTry(items) {
+  const game = ui.game;
+  const rank = (a) => {
+    if (a.action === "move" && /^f/.test(a.to)) return 0;
+    if (a.action === "move" && a.from === "waste") return 1;
+    if (a.action === "move") {
+      const column = game.tableau[Number(a.from.slice(1)) - 1] || [];
+      const index = column.indexOf(a.card);
+      const target = game.tableau[Number(a.to.slice(1)) - 1] || [];
+      if (index === 0 && target.length === 0) return 8; // a king from one empty column to another
+      return index === 0 ? 3 : 2;
+    }
+    if (a.action === "draw") return 4;
+    if (a.action === "recycle") return 5;
+    if (a.action === "take-back") return 6;
+    return 9;
+  };
+  const candidates = items.filter((a) => a.action !== "undo" && rank(a) < 9);
+  candidates.sort((a, b) => rank(a) - rank(b));
+  return candidates[0] || null;
+}
+
 async function showHint() {
   const game = ui.game;
-  if (!game) return;
+  if (!game || game.status === "won") return;
   $$(".hint, .hint-target").forEach((el) => el.classList.remove("hint", "hint-target"));
+  let action = null;
+  let proven = false;
   try {
     const hint = await api("GET", `/games/${encodeURIComponent(game.id)}/hint`);
-    if (hint.action) {
-      ui.hint = { action: hint.action, version: game.version, gameId: game.id };
-      highlight(hint.action);
-      const text = describe(hint.action);
-      showMessage(t("hintShow", { notation: hint.notation ? `${text} (${hint.notation})` : text }), "info");
-    } else if (hint.verdict === "unwinnable") {
+    if (hint.verdict === "unwinnable" && !hint.action) {
       showMessage(t("hintUnwinnable"), "info");
-    } else {
-      showMessage(t("hintUnknown"), "info");
+      return;
     }
+    action = hint.action || null;
+    proven = Boolean(action) && hint.verdict === "winnable" && hint.proven !== false;
   } catch (err) {
-    if ([404, 501, 503].includes(err.status) && err.code !== "GAME_NOT_FOUND") {
-      showMessage(t("hintUnavailable"), "info");
-    } else {
+    if (err.code === "GAME_NOT_FOUND" || err.code === "GAME_FINISHED" || err.status === 0) {
       reportError(err, { rule: false });
+      return;
     }
   }
+  if (!action) {
+    try {
+      const legal = await api("GET", `/games/${encodeURIComponent(game.id)}/legal-moves`, undefined, { auth: false });
+      action = moveToTry(legal.items || []);
+    } catch {
+      showMessage(t("hintUnavailable"), "info");
+      return;
+    }
+    if (!action) {
+      showMessage(t("hintNone"), "info");
+      return;
+    }
+  }
+  if (ui.game !== game) return; // the game moved on while we asked
+  ui.hint = { action, version: game.version, gameId: game.id };
+  highlight(action);
+  const move = describeAction(action);
+  showMessage(t(proven ? "hintShow" : "hintTry", { move }), "info");
+  announce(t(proven ? "hintShow" : "hintTry", { move }));
 }
 
 function pileName(pile) {
@@ -728,20 +948,49 @@ function cardName(name) {
   return name ? `${rankLabel(name.slice(0, -1))}${SYMBOL[name.slice(-1)]}` : "";
 }
 
-// A hinted action in words: "6♠ → Column 1".
-function describe(action) {
-  if (action.action === "draw") return t("hintDraw");
-  if (action.action === "recycle") return t("recycle");
-  let what = cardName(action.card);
-  if (!what && action.from && /^f[SHDC]$/.test(action.from) && ui.game) {
-    const suit = action.from.slice(1);
-    what = cardName(`${RANKS[ui.game.foundations[suit] - 1]}${suit}`);
+function topOf(pile) {
+  const game = ui.game;
+  if (!pile || !game) return null;
+  if (/^f[SHDC]$/.test(pile)) return topOfFoundation(pile);
+  const cards = pile === "waste" ? game.waste : game.tableau[Number(pile.slice(1)) - 1] || [];
+  return cards[cards.length - 1] || null;
+}
+
+function placeWords(to) {
+  const n = to.slice(1);
+  const column = ui.game.tableau[Number(n) - 1] || [];
+  return column.length ? t("hintOnto", { onto: cardName(column[column.length - 1]), n }) : t("hintEmpty", { n });
+}
+
+// An action in words with card symbols: "move the group 9♦ … A♥ onto 10♠ in column 2."
+function describeAction(action) {
+  const kind = action.action;
+  if (kind === "draw") return t("hintDraw");
+  if (kind === "recycle") return t("hintRecycle");
+  const card = action.card || topOf(action.from);
+  if (kind === "take-back") return t("hintTakeBack", { card: cardName(card), where: placeWords(action.to) });
+  if (!action.to || /^f/.test(action.to)) return t("hintFoundation", { card: cardName(card) });
+  let what = cardName(card);
+  if (/^t/.test(action.from || "")) {
+    const column = ui.game.tableau[Number(action.from.slice(1)) - 1] || [];
+    const index = column.indexOf(card);
+    if (index >= 0 && index < column.length - 1) {
+      what = t("hintGroup", { card: cardName(card), last: cardName(column[column.length - 1]) });
+    }
   }
-  if (!what && action.from && ui.game) {
-    const pile = action.from === "waste" ? ui.game.waste : ui.game.tableau[Number(action.from.slice(1)) - 1] || [];
-    what = cardName(pile[pile.length - 1]);
+  return t("hintMove", { what, where: placeWords(action.to) });
+}
+
+// What the last action did, for the live region: "9♦ → Column 2 (+5)".
+function describeDone(last) {
+  if (!last) return "";
+  if (last.action === "draw" || last.action === "recycle" || last.action === "undo") {
+    const names = { draw: "drawButton", recycle: "recycle", undo: "undo" };
+    return `${t(names[last.action])}${last.points ? ` (${last.points > 0 ? "+" : ""}${last.points})` : ""}`;
   }
-  return `${what} → ${pileName(action.to)}`.trim();
+  const cards = (last.cards || []).map(cardName).join(" ");
+  const points = last.points ? ` (${last.points > 0 ? "+" : ""}${last.points})` : "";
+  return `${cards} → ${pileName(last.moved_to || last.to)}${points}`; // a tap says where it went in moved_to
 }
 
 function highlight(action) {
@@ -754,11 +1003,11 @@ function highlight(action) {
   if (from) {
     const cards = $$(".card", from).filter((el) => !el.classList.contains("under"));
     let index = action.card ? cards.findIndex((el) => el.dataset.card === action.card) : cards.length - 1;
-    if (index < 0) index = cards.length - 1;
+    if (index < 0 || action.from.startsWith("f")) index = cards.length - 1;
     cards.slice(index).forEach((el) => el.classList.add("hint"));
   }
   let to = action.to;
-  if (to === "foundation" && action.card) to = `f${action.card.slice(-1)}`;
+  if ((to === "foundation" || !to) && action.card) to = `f${action.card.slice(-1)}`;
   const target = to && $(`[data-pile="${to}"]`);
   if (target) target.classList.add("hint-target");
 }
@@ -820,6 +1069,7 @@ function leaderboardTable(items) {
     play.addEventListener("click", () => {
       $("#code-input").value = item.code;
       closeDialog($("#leaderboard-dialog"));
+      openMenu();
       $("#code-input").focus();
     });
     td.append(play);
@@ -850,7 +1100,7 @@ function celebrate() {
   openDialog($("#won"));
 }
 
-// ---- language and settings -------------------------------------------------------------
+// ---- language, settings and the menu ------------------------------------------------
 
 function applyLang() {
   document.documentElement.lang = ui.lang;
@@ -862,7 +1112,20 @@ function applyLang() {
       el.setAttribute(attr, t(key));
     }
   }
+  for (const page of ["rules", "examples", "faq"]) $(`.help-${page}`).href = `/help/${page}?lang=${ui.lang}`;
   render();
+}
+
+function openMenu() {
+  $("#menu").hidden = false;
+  $("#menu-button").setAttribute("aria-expanded", "true");
+  $("#draw-mode").focus();
+}
+
+function closeMenu() {
+  if ($("#menu").hidden) return;
+  $("#menu").hidden = true;
+  $("#menu-button").setAttribute("aria-expanded", "false");
 }
 
 async function copyCode() {
@@ -896,25 +1159,36 @@ function init() {
   const board = $("#board");
   $("#draw-mode").value = String(storageGet(KEYS.draw, 1) === 3 ? 3 : 1);
   $("#show-rules").checked = ui.showRules;
+  $("#double-click").checked = ui.doubleClick;
   applyLang();
 
   $("#new-game-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    newGame();
+    requestNewGame({ useForm: true });
   });
-  $("#undo").addEventListener("click", () => {
-    flushTap();
-    act("undo");
-  });
+  $("#quick-new").addEventListener("click", () => requestNewGame());
+  $("#undo").addEventListener("click", undo);
   $("#hint").addEventListener("click", showHint);
-  $("#leaderboard").addEventListener("click", showLeaderboard);
+  $("#draw").addEventListener("click", onStockClick);
+  $("#menu-button").addEventListener("click", () => ($("#menu").hidden ? openMenu() : closeMenu()));
+  document.addEventListener("pointerdown", (event) => {
+    if (!event.target.closest("#menu, #menu-button")) closeMenu();
+  });
+  $("#leaderboard").addEventListener("click", () => {
+    closeMenu();
+    showLeaderboard();
+  });
+  $("#keys-button").addEventListener("click", () => {
+    closeMenu();
+    showKeys();
+  });
   $("#won-board").addEventListener("click", () => {
     closeDialog($("#won"));
     showLeaderboard();
   });
   $("#won-new").addEventListener("click", () => {
     closeDialog($("#won"));
-    newGame();
+    newGame({ useForm: false });
   });
   $("#lang").addEventListener("change", (event) => {
     ui.lang = LANGS.includes(event.target.value) ? event.target.value : "en";
@@ -927,6 +1201,11 @@ function init() {
     storageSet(KEYS.rules, ui.showRules);
     if (!ui.showRules && $("#message").dataset.kind === "rule") hideMessage();
   });
+  $("#double-click").addEventListener("change", (event) => {
+    ui.doubleClick = event.target.checked;
+    storageSet(KEYS.doubleClick, ui.doubleClick);
+    flushTap();
+  });
   $("#message-close").addEventListener("click", hideMessage);
   $("#copy-code").addEventListener("click", copyCode);
   $('[data-pile="stock"]').addEventListener("click", onStockClick);
@@ -937,9 +1216,14 @@ function init() {
   window.addEventListener("pointercancel", (event) => {
     if (ui.drag && event.pointerId === ui.drag.pointerId) endDrag();
   });
-  board.addEventListener("keydown", onCardKey);
+  board.addEventListener("keydown", onBoardKey);
+  document.addEventListener("keydown", onShortcut);
   board.addEventListener("dragstart", (event) => event.preventDefault());
-  window.addEventListener("resize", () => render());
+  window.addEventListener("resize", () => {
+    ui.animate = false;
+    render();
+    ui.animate = true;
+  });
   setInterval(tick, 1000);
 
   resume();
