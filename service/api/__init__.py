@@ -56,9 +56,9 @@ def init_api(app) -> ProblemApi:
     api = ProblemApi(app, spec_kwargs={
         "info": {
             "description": API_DESCRIPTION,
+            "contact": {"name": "The Solitaire Réfléchi game service"},
         },
         "servers": SERVERS,
-        "externalDocs": {"description": "docs/API.md: the HTTP conventions in prose", "url": "/docs/api"},
         "components": {"securitySchemes": {"bearer": {
             "type": "http", "scheme": "bearer",
             "description": "A player's token (`POST /v1/players`) or an anonymous game's own token.",

@@ -107,6 +107,9 @@ class ProblemApi(Api):
         super()._init_spec(extra_plugins=plugins, **options)
         self.ma_plugin.converter.add_attribute_function(ref_attribute)
 
+    def _register_pagination_header(self) -> None:
+        """Nothing: pages are cursors in the body, not flask-smorest's page-number header."""
+
     def _register_responses(self) -> None:
         from .schemas import register_answer_components
 
