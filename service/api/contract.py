@@ -208,30 +208,33 @@ def headers(*names: str) -> dict:
     return {name: name for name in names}
 
 
-def _problem_response(status: int, description: str, *extra: str) -> dict:
+def problem_response_doc(status: int, description: str, *extra: str) -> dict:
+    """A problem answer of ``status``, with the headers every problem (and rate-limited answer) has."""
     return {
         "description": description,
-        "headers": headers("Content-Language", "Vary", *extra),
+        "headers": headers("Content-Language", "Vary", *extra, *RATE_LIMIT_HEADERS),
         "content": {PROBLEM_MEDIA_TYPE: {"schema": problem_schema_ref(status)}},
     }
 
 
 #: Answers any route may give, declared once and referenced by :class:`ContractPlugin`.
 RESPONSES: dict[str, dict] = {
-    "PayloadTooLarge": _problem_response(413, "`PAYLOAD_TOO_LARGE`: the body is over `params.limit` bytes."),
-    "UnsupportedMediaType": _problem_response(415, "`UNSUPPORTED_MEDIA_TYPE`: a body that is not JSON."),
-    "TooManyRequests": _problem_response(429, "`RATE_LIMITED`: wait `Retry-After` seconds.",
-                                         "Retry-After", *RATE_LIMIT_HEADERS),
-    "ServiceUnavailable": _problem_response(503, "`SERVICE_UNAVAILABLE` (the database does not answer) "
+    "PayloadTooLarge": problem_response_doc(413, "`PAYLOAD_TOO_LARGE`: the body is over `params.limit` bytes."),
+    "UnsupportedMediaType": problem_response_doc(415, "`UNSUPPORTED_MEDIA_TYPE`: a body that is not JSON."),
+    "TooManyRequests": problem_response_doc(429, "`RATE_LIMITED`: wait `Retry-After` seconds.", "Retry-After"),
+    "ServiceUnavailable": problem_response_doc(503, "`SERVICE_UNAVAILABLE` (the database does not answer) "
                                                  "or `WINNABLE_DEAL_TIMEOUT`: retry after `Retry-After`.",
                                             "Retry-After"),
     # Any path answers a method it does not have with 405; OpenAPI cannot attach that to
     # an operation that does not exist, so it is declared here, for clients and the checks.
-    "MethodNotAllowed": _problem_response(405, "`METHOD_NOT_ALLOWED`: `Allow` lists the path's methods.",
+    "MethodNotAllowed": problem_response_doc(405, "`METHOD_NOT_ALLOWED`: `Allow` lists the path's methods.",
                                           "Allow"),
     "DEFAULT_ERROR": {"description": "Any other problem; a 5xx other than 503 is a bug.",
-                      "headers": headers("Content-Language", "Vary"),
+                      "headers": headers("Content-Language", "Vary", *RATE_LIMIT_HEADERS),
                       "content": {PROBLEM_MEDIA_TYPE: {"schema": ref("Problem")}}},
+    # flask-smorest documents a failed @arguments under the status's name.
+    "BAD_REQUEST": problem_response_doc(400, "`INVALID_REQUEST`: a malformed body, query or header "
+                                             "(see `errors`)."),
 }
 
 
@@ -304,10 +307,13 @@ class ContractPlugin(BasePlugin):
             if method == "post" and on_v1:
                 _add(responses, 413, "PayloadTooLarge")
                 _add(responses, 415, "UnsupportedMediaType")
+            replayable = "IdempotencyKey" in parameters  # a replay repeats any stored answer
             for response in responses.values():
                 if not isinstance(response, dict):
                     continue
                 answer_headers = response.setdefault("headers", {})
+                if replayable and response.get("content"):
+                    answer_headers.setdefault("Idempotent-Replayed", "Idempotent-Replayed")
                 if PROBLEM_MEDIA_TYPE in response.get("content", {}):
                     answer_headers.setdefault("Content-Language", "Content-Language")
                     answer_headers.setdefault("Vary", "Vary")

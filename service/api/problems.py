@@ -115,11 +115,6 @@ class ProblemApi(Api):
 
         register_components(self.spec)
         register_answer_components(self.spec)
-        # flask-smorest documents a failed @arguments under the status's name.
-        self.spec.components.response("BAD_REQUEST", {
-            "description": "`INVALID_REQUEST`: a malformed body, query or header (see `errors`).",
-            "content": {PROBLEM_MEDIA_TYPE: {"schema": problem_schema_ref(400)}},
-        })
 
     def handle_http_exception(self, error: HTTPException):
         status = error.code or 500
