@@ -9,7 +9,7 @@ from ..codes import PARAMS, STATUS
 from ..extensions import db
 from .present import json_response
 from .problems import ApiProblem, Blueprint, problem_response
-from .schemas import HealthSchema, ReadinessSchema, RuleSchema, RulesQuerySchema, RulesSchema
+from .schemas import HealthSchema, ReadinessSchema, RuleCatalogSchema, RuleSchema, RulesQuerySchema
 
 blp = Blueprint("rules", __name__, url_prefix="/v1/rules",
                 description="Every error code with its HTTP status and its message in five languages.")
@@ -27,7 +27,7 @@ def _rule(code: str, lang: str | None) -> dict:
 
 @blp.route("")
 @blp.arguments(RulesQuerySchema, location="query")
-@blp.response(200, RulesSchema)
+@blp.response(200, RuleCatalogSchema)
 @blp.doc(operationId="listRules")
 def rules(query):
     """List every code with its status and message

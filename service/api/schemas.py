@@ -313,7 +313,9 @@ class RuleSchema(AnswerSchema):
     messages = fields.Nested(MessagesSchema, metadata={"description": "Without `lang`: every language's template."})
 
 
-class RulesSchema(AnswerSchema):
+class RuleCatalogSchema(AnswerSchema):
+    # Not "Rules": openapi-python-client names the parsed object after the schema, and a
+    # property `rules` would overwrite it.
     lang = named("Language", allow_none=True, metadata={"description": "The `lang` asked for, or null."})
     languages = fields.List(named("Language"), required=True)
     rules = fields.List(fields.Nested(RuleSchema), required=True)
