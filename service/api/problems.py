@@ -106,15 +106,16 @@ class ProblemApi(Api):
         plugins = [*(extra_plugins or ()), LinksPlugin(), ContractPlugin()]
         super()._init_spec(extra_plugins=plugins, **options)
         self.ma_plugin.converter.add_attribute_function(ref_attribute)
+        from .schemas import register_answer_components
+
+        # After ref_attribute: the answers' fields point at the named enums.
+        register_answer_components(self.spec)
 
     def _register_pagination_header(self) -> None:
         """Nothing: pages are cursors in the body, not flask-smorest's page-number header."""
 
     def _register_responses(self) -> None:
-        from .schemas import register_answer_components
-
         register_components(self.spec)
-        register_answer_components(self.spec)
 
     def handle_http_exception(self, error: HTTPException):
         status = error.code or 500
