@@ -2,8 +2,9 @@
 
 :func:`recording` records each answer of an app while a test runs; :func:`violations` checks
 them against the checked-in spec (tests/api/test_openapi.py keeps it equal to the code's).
-The ``app`` fixture of tests/conftest.py applies both to every test, so the whole suite's
-traffic is checked, and a test fails on the first undeclared answer it provokes.
+The ``app`` fixture of tests/conftest.py (and the rate-limited apps of
+tests/reliability/test_abuse.py) apply both through :func:`conforming`, so the suite's traffic
+is checked, and a test fails on the undeclared answers it provokes.
 
 Checked per answer of a documented path: the status is declared for the operation (only a
 500 may fall under its ``default``); the media type is declared for that status; the body validates against
@@ -192,3 +193,12 @@ def recording(app):
         yield records
     finally:
         request_finished.disconnect(record, app)
+
+
+@contextmanager
+def conforming(app):
+    """Run the block; then fail if ``app`` sent any answer the spec does not declare."""
+    with recording(app) as records:
+        yield app
+    undeclared = violations(records)
+    assert not undeclared, "answers the spec does not declare:\n" + "\n".join(undeclared[:20])
