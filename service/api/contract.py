@@ -82,6 +82,11 @@ def camel(code: str) -> str:
     return "".join(part.capitalize() for part in re.split(r"[_-]", code))
 
 
+def problem_type(code: str) -> str:
+    """The problem ``type`` URI: the code's entry in ``GET /v1/rules/{code}``."""
+    return f"/v1/rules/{code}"
+
+
 def problem_schema_name(code: str) -> str:
     return f"{camel(code)}Problem"
 
@@ -105,7 +110,7 @@ def _problem_components() -> dict[str, dict]:
                       "additionalProperties": False}
             components[f"{camel(code)}Params"] = params
         properties = {
-            "type": {"type": "string", "const": f"/v1/rules/{code}",
+            "type": {"type": "string", "const": problem_type(code),
                      "description": "A relative URI: the code's entry in `GET /v1/rules/{code}`."},
             "title": {"type": "string"},
             "status": {"type": "integer", "const": STATUS[code]},
@@ -307,7 +312,10 @@ class ContractPlugin(BasePlugin):
             if method == "post" and on_v1:
                 _add(responses, 413, "PayloadTooLarge")
                 _add(responses, 415, "UnsupportedMediaType")
-            replayable = "IdempotencyKey" in parameters  # a replay repeats any stored answer
+            # A replay repeats any stored answer, with Idempotent-Replayed.
+            replayable = any(parameter == "IdempotencyKey" or (isinstance(parameter, dict)
+                                                               and parameter.get("name") == "Idempotency-Key")
+                             for parameter in parameters)
             for response in responses.values():
                 if not isinstance(response, dict):
                     continue

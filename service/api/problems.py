@@ -14,7 +14,14 @@ from .. import i18n
 from ..codes import PARAMS, STATUS
 from ..engine import NotationError, Rejection
 from ..store.db import database_unavailable
-from .contract import PROBLEM_MEDIA_TYPE, ContractPlugin, problem_schema_ref, ref_attribute, register_components
+from .contract import (
+    PROBLEM_MEDIA_TYPE,
+    ContractPlugin,
+    problem_schema_ref,
+    problem_type,
+    ref_attribute,
+    register_components,
+)
 
 log = logging.getLogger(__name__)
 
@@ -41,11 +48,6 @@ class ApiProblem(Exception):
         self.params = params
         self.errors = errors
         self.headers = headers or {}
-
-
-def problem_type(code: str) -> str:
-    """The problem ``type`` URI: the code's entry in ``GET /v1/rules/{code}``."""
-    return f"/v1/rules/{code}"
 
 
 def problem_title(code: str) -> str:
