@@ -4,7 +4,7 @@ Everything here is derived from the code's own tables, so a new code, param or r
 typed without anyone writing it out again:
 
 - one problem schema per code of :data:`service.codes.PARAMS` (``code`` and ``status``
-  as constants, ``params`` typed by :data:`PARAM_SCHEMAS`), one union per HTTP status,
+  as constants, ``params`` typed by :func:`param_schema`), one union per HTTP status,
   and ``Problem``, the union of them all, discriminated by ``code``;
 - the named enums the request and answer schemas share (piles, cards, action kinds),
   so that an answer's ``from`` can be sent back as a request's ``from`` without a cast;
@@ -22,12 +22,10 @@ from apispec import BasePlugin
 from .. import i18n
 from ..codes import PARAMS, STATUS
 from ..engine import COLUMNS, FOUNDATIONS, Pile
+from ..engine.cards import RANKS
 from ..engine.notation import KINDS
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
-
-RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"]
-
 
 def ref(name: str, kind: str = "schemas") -> dict:
     return {"$ref": f"#/components/{kind}/{name}"}
@@ -44,7 +42,7 @@ ENUMS: dict[str, dict] = {
                        "description": "A foundation: a take-back's source."},
     "Card": {"type": "string", "pattern": "^[A2-9TJQK][SHDC]$",
              "description": "A card as the service writes it: rank (`T` for ten) then suit.", "examples": ["TH"]},
-    "Rank": {"type": "string", "enum": RANKS},
+    "Rank": {"type": "string", "enum": list(RANKS)},
     "ActionKind": {"type": "string", "enum": list(KINDS)},
     "Language": {"type": "string", "enum": list(i18n.LANGUAGES)},
     "ProblemCode": {"type": "string", "enum": list(PARAMS),
