@@ -2,18 +2,33 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
+HASH := $(shell sha1sum pyproject.toml | cut -c1-12)
+STAMP := $(VENV)/.installed-$(HASH)
+SERVE_STAMP := $(VENV)/.serving-$(HASH)
+# The contract checks' npm tools (Redocly, Spectral, openapi-typescript, tsc), pinned by the lock file.
+NPM_STAMP := contract/node_modules/.installed-$(shell sha1sum contract/package-lock.json | cut -c1-12)
 AXE := node_modules/axe-core/axe.min.js
 
-.PHONY: serve test lint openapi bench clean
+.PHONY: serve test lint openapi contract bench clean
+
+# What serving needs and nothing more (no test or bench extras).
+$(SERVE_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	rm -f $(VENV)/.serving-* && touch $@
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test,bench]'
-	rm -f $(VENV)/.installed-* && touch $@
+	rm -f $(VENV)/.installed-* $(VENV)/.serving-* && touch $@ $(SERVE_STAMP)
 
-serve: $(STAMP)  ## set up, migrate the SQLite default and serve on http://127.0.0.1:8000
+$(NPM_STAMP): contract/package.json contract/package-lock.json
+	cd contract && npm ci --no-audit --no-fund --loglevel=error
+	rm -f contract/node_modules/.installed-* && touch $@
+
+serve: $(SERVE_STAMP)  ## set up, migrate the SQLite default and serve on http://127.0.0.1:8000 (PORT, BIND)
 	$(BIN)/flask --app service db upgrade
 	$(BIN)/gunicorn -c gunicorn.conf.py 'service:create_app()'
 
@@ -22,7 +37,9 @@ $(AXE): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-test: $(STAMP) $(AXE)  ## set up and run the whole suite (SQLite and PostgreSQL)
+contract: $(NPM_STAMP)  ## install the contract checks' npm tools (contract/package-lock.json)
+
+test: $(STAMP) $(NPM_STAMP) $(AXE)  ## set up and run the whole suite (SQLite and PostgreSQL, contract checks)
 	$(BIN)/ruff check service tests bench
 	$(BIN)/pytest
 
@@ -39,4 +56,4 @@ bench: $(STAMP)  ## the benchmarks that print ratios (engine, API vs its floor, 
 	$(BIN)/python bench/leaderboard.py --games 100000
 
 clean:
-	rm -rf $(VENV) node_modules instance .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules instance .pytest_cache .hypothesis contract/node_modules

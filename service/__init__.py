@@ -20,13 +20,17 @@ def create_app(overrides: dict | None = None) -> Flask:
     """Build the app from the environment, then ``overrides`` (tests pass their own)."""
     app = Flask(__name__, instance_relative_config=True, static_folder=None)
     app.config.update(
-        API_TITLE="Solitaire Réfléchi",
+        # ASCII on purpose: generators make package and class names of the title
+        # ("Solitaire Réfléchi" became an uninstallable `solitaire_ré_fl_é_chi_client`).
+        API_TITLE="Solitaire Reflechi API",
         API_VERSION="1.0.0",
         OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        # Swagger UI's files from the installed flask-swagger-ui package, served by
+        # service.api.docs_assets: no CDN, works offline, the version pinned in pyproject.toml.
+        OPENAPI_SWAGGER_UI_URL="/docs/assets/",
     )
     app.config.update(config.from_environment())
     app.config.update(overrides or {})

@@ -25,6 +25,8 @@ DOCS_DIR = Path(__file__).resolve().parent.parent / "docs"
 PAGES = {
     "examples": ("EXAMPLES.md", "Examples"),
     "faq": ("FAQ.md", "FAQ"),
+    "docs/rules": ("RULES.md", "Rules"),
+    "docs/api": ("API.md", "API guide"),
 }
 
 docs_bp = Blueprint("docs_pages", __name__)
@@ -42,6 +44,18 @@ def faq() -> Response:
     return _page("faq")
 
 
+@docs_bp.get("/docs/rules")
+def rules_page() -> Response:
+    """The rules the service enforces, its scoring and its refusal codes (docs/RULES.md)."""
+    return _page("docs/rules")
+
+
+@docs_bp.get("/docs/api")
+def api_page() -> Response:
+    """The HTTP conventions and the endpoints in prose (docs/API.md), beside the spec at /docs."""
+    return _page("docs/api")
+
+
 def _page(name: str) -> Response:
     filename, title = PAGES[name]
     path = DOCS_DIR / filename
@@ -53,7 +67,8 @@ def _page(name: str) -> Response:
 
 
 def _nav(current: str) -> str:
-    links = [("/", "Play"), ("/docs", "API docs"), ("/examples", "Examples"), ("/faq", "FAQ")]
+    links = [("/", "Play"), ("/docs", "API docs"), ("/docs/api", "API guide"), ("/docs/rules", "Rules"),
+             ("/examples", "Examples"), ("/faq", "FAQ")]
     items = []
     for href, text in links:
         mark = ' aria-current="page"' if href == f"/{current}" else ""

@@ -9,6 +9,7 @@ import sqlalchemy as sa
 
 from service import create_app
 from service.extensions import db
+from tests.contract.conformance import conforming
 from tests.databases import BACKENDS, scratch_postgres
 from tests.live import serving
 
@@ -55,10 +56,12 @@ def database_url(request, tmp_path) -> str:
 
 @pytest.fixture
 def app(database_url):
+    """A test app; every answer it sends during the test must be declared in openapi.yaml."""
     app = create_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": False})
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+    with conforming(app):
+        yield app
+        with app.app_context():
+            db.engine.dispose()
 
 
 @pytest.fixture

@@ -12,16 +12,15 @@ from ..extensions import db
 from ..store import Action as ActionRow
 from ..store import Game, write_transaction
 from .auth import hash_token, is_id, new_id, new_token, optional_player
+from .contract import headers
 from .present import decode_cursor, encode_cursor, etag, game_json, iso, json_response
 from .problems import ApiProblem, Blueprint
 from .schemas import (
-    ActionAnswerSchema,
     EmptyBodySchema,
     GameSchema,
     HistoryPageSchema,
     LegalActionsSchema,
     MoveSchema,
-    NewGameAnswerSchema,
     NewGameSchema,
     PageQuerySchema,
     TakeBackSchema,
@@ -34,13 +33,7 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games",
 
 ACTION_ERRORS = [400, 401, 403, 404, 409, 412, 422]
 OWNER_ONLY = [{"bearer": []}]
-ACTION_HEADERS = [
-    {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
-     "description": 'The version the action is meant for, as an ETag (`"12"`); 412 if the game has moved on.'},
-    {"in": "header", "name": "Idempotency-Key", "required": False,
-     "schema": {"type": "string", "minLength": 1, "maxLength": 128},
-     "description": "A retry with the same key returns the first answer and applies nothing twice."},
-]
+ACTION_HEADERS = ["IfMatch", "IdempotencyKey"]  # components of contract.PARAMETERS
 
 
 def get_game(game_id: str) -> Game:
@@ -53,8 +46,8 @@ def get_game(game_id: str) -> Game:
 @blp.route("")
 class Games(MethodView):
     @blp.arguments(NewGameSchema, required=False)
-    @blp.response(201, NewGameAnswerSchema)
-    @blp.doc(security=[{}, {"bearer": []}])
+    @blp.response(201, "NewGameAnswer", headers=headers("Location", "ETag"))
+    @blp.doc(operationId="createGame", security=[{}, {"bearer": []}])
     @blp.problem(401, "The Authorization header holds no valid player token.")
     @blp.problem(422, "INVALID_GAME_CODE: the code is not a game code.")
     @blp.problem(503, "WINNABLE_DEAL_TIMEOUT: no proven-winnable deal found in time.")
@@ -100,9 +93,10 @@ def _choose_code(args: dict) -> GameCode:
 
 @blp.route("/<game_id>")
 class GameResource(MethodView):
-    @blp.response(200, GameSchema)
-    @blp.alt_response(304, description="If-None-Match named the current version.")
+    @blp.response(200, GameSchema, headers=headers("ETag"))
+    @blp.alt_response(304, description="If-None-Match named the current version.", headers=headers("ETag"))
     @blp.problem(404, "GAME_NOT_FOUND")
+    @blp.doc(operationId="getGame", parameters=["IfNoneMatch"])
     def get(self, game_id):
         """Read a game
 
@@ -115,7 +109,7 @@ class GameResource(MethodView):
         return json_response(game_json(row, EngineGame.from_state(row.state)), version=row.version)
 
 
-def _action_route(path: str, schema, summary: str, description: str):
+def _action_route(path: str, operation_id: str, schema, summary: str, description: str):
     """Register one action endpoint: documented, locked, validated, applied."""
 
     def register(build_action):
@@ -124,10 +118,10 @@ def _action_route(path: str, schema, summary: str, description: str):
 
         view.__name__ = build_action.__name__
         view.__doc__ = f"{summary}\n\n{description}"
-        documented = blp.response(200, ActionAnswerSchema)(view)
+        documented = blp.response(200, "ActionAnswer", headers=headers("ETag", "Idempotent-Replayed"))(view)
         for status in ACTION_ERRORS:
             documented = blp.problem(status, _ERROR_TEXT[status])(documented)
-        documented = blp.doc(security=OWNER_ONLY, parameters=ACTION_HEADERS)(documented)
+        documented = blp.doc(operationId=operation_id, security=OWNER_ONLY, parameters=ACTION_HEADERS)(documented)
         parsed = blp.arguments(schema, required=schema is not EmptyBodySchema)(documented)
         blp.route(path, methods=["POST"])(game_action(parsed))
         return build_action
@@ -146,39 +140,40 @@ _ERROR_TEXT = {
 }
 
 
-@_action_route("/<game_id>/moves", MoveSchema, "Move a card or an ordered group",
+@_action_route("/<game_id>/moves", "moveCards", MoveSchema, "Move a card or an ordered group",
                "From a column or the waste to a column or a foundation (`foundation`: the card's own). "
                "`card` names the bottom card of the group; by default the pile's top card.")
 def move(args):
     return Action.move(args["source"], args["target"], args.get("card"))
 
 
-@_action_route("/<game_id>/draw", EmptyBodySchema, "Draw from the stock",
+@_action_route("/<game_id>/draw", "drawCards", EmptyBodySchema, "Draw from the stock",
                "Moves one card (draw 1) or up to three (draw 3) from the stock to the waste.")
 def draw(args):
     return Action.draw()
 
 
-@_action_route("/<game_id>/recycle", EmptyBodySchema, "Turn the waste back into the stock",
+@_action_route("/<game_id>/recycle", "recycleWaste", EmptyBodySchema, "Turn the waste back into the stock",
                "Only with an empty stock; costs up to 100 points (the score never goes below 0).")
 def recycle(args):
     return Action.recycle()
 
 
-@_action_route("/<game_id>/undo", EmptyBodySchema, "Undo the most recent action",
+@_action_route("/<game_id>/undo", "undoAction", EmptyBodySchema, "Undo the most recent action",
                "Restores everything as it was, score included; `moves` never goes down. "
                "Up to the 100 most recent actions.")
 def undo(args):
     return Action.undo()
 
 
-@_action_route("/<game_id>/take-back", TakeBackSchema, "Take a foundation's top card back onto a column",
+@_action_route("/<game_id>/take-back", "takeBackCard", TakeBackSchema,
+               "Take a foundation's top card back onto a column",
                "Follows the column rules; scores nothing.")
 def take_back(args):
     return Action.take_back(args["source"], args["target"])
 
 
-@_action_route("/<game_id>/tap", TapSchema, "Tap a card: the app's one-tap play",
+@_action_route("/<game_id>/tap", "tapCard", TapSchema, "Tap a card: the app's one-tap play",
                "A tap sends the card to its foundation; a double tap (`double: true`) otherwise looks "
                "for the fullest column that accepts it (ties: leftmost), or the leftmost empty column "
                "for a king.")
@@ -188,8 +183,9 @@ def tap(args):
 
 @blp.route("/<game_id>/actions")
 @blp.arguments(PageQuerySchema, location="query")
-@blp.response(200, HistoryPageSchema)
+@blp.response(200, HistoryPageSchema, headers=headers("ETag"))
 @blp.problem(404, "GAME_NOT_FOUND")
+@blp.doc(operationId="listGameActions")
 def history(query, game_id):
     """List a game's accepted actions
 
@@ -217,8 +213,9 @@ def _history_item(action: ActionRow) -> dict:
 
 
 @blp.route("/<game_id>/legal-moves")
-@blp.response(200, LegalActionsSchema)
+@blp.response(200, LegalActionsSchema, headers=headers("ETag"))
 @blp.problem(404, "GAME_NOT_FOUND")
+@blp.doc(operationId="listLegalMoves")
 def legal_moves(game_id):
     """List every action legal now
 

@@ -94,31 +94,33 @@ class DailyQuerySchema(StrictSchema):
 
 
 class LeaderboardEntrySchema(StrictSchema):
-    rank = fields.Integer(metadata={"description": "Competition rank (1224): equal score, moves and "
+    rank = fields.Integer(required=True, metadata={"description": "Competition rank (1224): equal score, moves and "
                                                    "time share a rank."})
-    game = fields.String(metadata={"description": "The game id."})
-    code = fields.String(metadata={"example": "TF1-D1N-AAAAAAB"})
-    draw = fields.Integer(metadata={"enum": [1, 3]})
-    player = fields.String(allow_none=True, metadata={"description": "The player id; null when anonymous."})
-    player_name = fields.String(allow_none=True)
-    score = fields.Integer()
-    moves = fields.Integer()
-    seconds = fields.Float(metadata={"description": "Time from the deal to the win."})
-    finished_at = fields.DateTime()
+    game = fields.String(required=True, metadata={"description": "The game id."})
+    code = fields.String(required=True, metadata={"example": "TF1-D1N-AAAAAAB"})
+    draw = fields.Integer(required=True, metadata={"enum": [1, 3]})
+    player = fields.String(required=True, allow_none=True,
+                           metadata={"description": "The player id; null when anonymous."})
+    player_name = fields.String(required=True, allow_none=True)
+    score = fields.Integer(required=True)
+    moves = fields.Integer(required=True)
+    seconds = fields.Float(required=True, metadata={"description": "Time from the deal to the win."})
+    finished_at = fields.DateTime(required=True)
 
 
 class LeaderboardPageSchema(StrictSchema):
-    items = fields.List(fields.Nested(LeaderboardEntrySchema))
-    next = fields.String(allow_none=True, metadata={"description": "Send as `cursor` for the next page."})
+    items = fields.List(fields.Nested(LeaderboardEntrySchema), required=True)
+    next = fields.String(required=True, allow_none=True,
+                         metadata={"description": "Send as `cursor` for the next page."})
 
 
 class DailySchema(StrictSchema):
-    date = fields.Date()
-    draw = fields.Integer(metadata={"enum": [1, 3]})
-    code = fields.String(metadata={"description": "Play it with `POST /v1/games {\"code\": ...}`."})
-    winnable = fields.Boolean(allow_none=True, metadata={"description": "true: the solver proved it "
+    date = fields.Date(required=True)
+    draw = fields.Integer(required=True, metadata={"enum": [1, 3]})
+    code = fields.String(required=True, metadata={"description": "Play it with `POST /v1/games {\"code\": ...}`."})
+    winnable = fields.Boolean(required=True, allow_none=True, metadata={"description": "true: the solver proved it "
                                                                         "winnable; null: not proven."})
-    leaderboard = fields.String(metadata={"description": "The deal's leaderboard."})
+    leaderboard = fields.String(required=True, metadata={"description": "The deal's leaderboard."})
 
 
 # -- the queries --------------------------------------------------------------------
@@ -341,6 +343,7 @@ def _ranked(view):
 @blp.response(200, LeaderboardPageSchema)
 @blp.problem(400, "INVALID_REQUEST: a malformed draw, since, until, limit or cursor (see `errors`).")
 @blp.problem(404, "PLAYER_NOT_FOUND: the `player` filter names no player.")
+@blp.doc(operationId="getLeaderboard")
 @_ranked
 def leaderboard(query):
     """List the best won games"""
@@ -353,6 +356,7 @@ def leaderboard(query):
 @blp.problem(400, "INVALID_REQUEST: a malformed since, until, limit or cursor (see `errors`).")
 @blp.problem(404, "PLAYER_NOT_FOUND: the `player` filter names no player.")
 @blp.problem(422, "INVALID_GAME_CODE: the path holds no game code.")
+@blp.doc(operationId="getDealLeaderboard")
 @_ranked
 def deal_leaderboard(query, code):
     """List the best wins of one deal
@@ -398,6 +402,7 @@ def daily_deal(day: date, draw: int) -> tuple[GameCode, bool | None]:
 @blp.arguments(DailyQuerySchema(), location="query")
 @blp.response(200, DailySchema)
 @blp.problem(400, "INVALID_REQUEST: a malformed draw or date, or a future date (see `errors`).")
+@blp.doc(operationId="getDailyDeal")
 def daily(query):
     """Today's deal, the same for everyone
 

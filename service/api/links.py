@@ -11,25 +11,22 @@ from __future__ import annotations
 from apispec import BasePlugin
 
 GAME = "/v1/games/{game_id}"
-ACTIONS = ("moves", "draw", "recycle", "undo", "take-back", "tap")
-READS = {"GetGame": GAME, "GetHistory": f"{GAME}/actions", "GetLegalMoves": f"{GAME}/legal-moves"}
+#: Each action's path segment and operationId (links name operations by id: stable, no JSON pointer).
+ACTIONS = {"moves": "moveCards", "draw": "drawCards", "recycle": "recycleWaste", "undo": "undoAction",
+           "take-back": "takeBackCard", "tap": "tapCard"}
+READS = {"GetGame": "getGame", "GetHistory": "listGameActions", "GetLegalMoves": "listLegalMoves"}
 ID = "$response.body#/id"
 
 
-def _ref(path: str, method: str) -> str:
-    return "#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/" + method
-
-
 def _links(with_token: bool) -> dict:
-    links = {name: {"operationRef": _ref(path, "get"), "parameters": {"path.game_id": ID}}
-             for name, path in READS.items()}
-    for action in ACTIONS:
+    links = {name: {"operationId": operation, "parameters": {"path.game_id": ID}} for name, operation in READS.items()}
+    for action, operation in ACTIONS.items():
         parameters = {"path.game_id": ID}
         if with_token:
             parameters["header.Authorization"] = "Bearer {$response.body#/token}"
         name = "".join(part.capitalize() for part in action.split("-"))
         links[f"Play{name}"] = {
-            "operationRef": _ref(f"{GAME}/{action}", "post"), "parameters": parameters,
+            "operationId": operation, "parameters": parameters,
             "description": f"`{action}` on this game, with the owner's bearer token.",
         }
     return links

@@ -9,7 +9,7 @@ from ..codes import PARAMS, STATUS
 from ..extensions import db
 from .present import json_response
 from .problems import ApiProblem, Blueprint, problem_response
-from .schemas import RulesQuerySchema
+from .schemas import HealthSchema, ReadinessSchema, RuleCatalogSchema, RuleSchema, RulesQuerySchema
 
 blp = Blueprint("rules", __name__, url_prefix="/v1/rules",
                 description="Every error code with its HTTP status and its message in five languages.")
@@ -27,7 +27,8 @@ def _rule(code: str, lang: str | None) -> dict:
 
 @blp.route("")
 @blp.arguments(RulesQuerySchema, location="query")
-@blp.response(200)
+@blp.response(200, RuleCatalogSchema)
+@blp.doc(operationId="listRules")
 def rules(query):
     """List every code with its status and message
 
@@ -41,8 +42,9 @@ def rules(query):
 
 @blp.route("/<code>")
 @blp.arguments(RulesQuerySchema, location="query")
-@blp.response(200)
+@blp.response(200, RuleSchema)
 @blp.problem(404, "NOT_FOUND: no such code.")
+@blp.doc(operationId="getRule")
 def rule(query, code):
     """Describe one code
 
@@ -54,17 +56,25 @@ def rule(query, code):
 
 
 @probes.route("/healthz")
-@probes.response(200)
+@probes.response(200, HealthSchema)
+@probes.doc(operationId="checkHealth")
 def healthz():
-    """Report that the process is up"""
+    """Report that the process is up
+
+    For liveness probes: answers without touching the database, never rate limited.
+    """
     return json_response({"status": "ok"})
 
 
 @probes.route("/readyz")
-@probes.response(200)
+@probes.response(200, ReadinessSchema)
 @probes.problem(503, "SERVICE_UNAVAILABLE: the database does not answer.")
+@probes.doc(operationId="checkReadiness")
 def readyz():
-    """Report whether the database answers"""
+    """Report whether the database answers
+
+    For readiness probes: 200 when a `SELECT 1` succeeds, else 503 `SERVICE_UNAVAILABLE`.
+    """
     try:
         db.session.execute(text("SELECT 1"))
         db.session.rollback()

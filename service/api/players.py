@@ -11,6 +11,7 @@ from sqlalchemy import and_, or_, select
 from ..extensions import db
 from ..store import Game, Player
 from .auth import hash_token, is_id, new_id, new_token
+from .contract import headers
 from .present import decode_cursor, encode_cursor, iso, json_response, seconds
 from .problems import ApiProblem, Blueprint
 from .schemas import NewPlayerSchema, PlayerAnswerSchema, StrictSchema
@@ -28,7 +29,8 @@ def get_player(player_id: str) -> Player:
 @blp.route("")
 class Players(MethodView):
     @blp.arguments(NewPlayerSchema)
-    @blp.response(201, PlayerAnswerSchema)
+    @blp.response(201, PlayerAnswerSchema, headers=headers("Location"))
+    @blp.doc(operationId="createPlayer")
     def post(self, args):
         """Register a player
 
@@ -48,27 +50,29 @@ class Players(MethodView):
 
 
 class StatsSchema(Schema):
-    started = fields.Integer(metadata={"description": "Games dealt to the player."})
-    won = fields.Integer()
-    win_rate = fields.Float(metadata={"description": "won / started, 0 when none started."})
-    best_score = fields.Integer(allow_none=True, metadata={"description": "Highest score of a won game."})
-    fewest_moves = fields.Integer(allow_none=True, metadata={"description": "Fewest moves of a won game."})
-    fastest_win = fields.Float(allow_none=True, metadata={"description": "Seconds of the quickest win."})
-    current_streak = fields.Integer(metadata={"description": "Wins in a row up to the latest game."})
-    best_streak = fields.Integer(metadata={"description": "Longest run of wins in a row."})
+    started = fields.Integer(required=True, metadata={"description": "Games dealt to the player."})
+    won = fields.Integer(required=True)
+    win_rate = fields.Float(required=True, metadata={"description": "won / started, 0 when none started."})
+    best_score = fields.Integer(required=True, allow_none=True,
+                                metadata={"description": "Highest score of a won game."})
+    fewest_moves = fields.Integer(required=True, allow_none=True,
+                                  metadata={"description": "Fewest moves of a won game."})
+    fastest_win = fields.Float(required=True, allow_none=True, metadata={"description": "Seconds of the quickest win."})
+    current_streak = fields.Integer(required=True, metadata={"description": "Wins in a row up to the latest game."})
+    best_streak = fields.Integer(required=True, metadata={"description": "Longest run of wins in a row."})
 
 
 class PlayerStatsSchema(Schema):
-    all = fields.Nested(StatsSchema)
-    draw1 = fields.Nested(StatsSchema)
-    draw3 = fields.Nested(StatsSchema)
+    all = fields.Nested(StatsSchema, required=True)
+    draw1 = fields.Nested(StatsSchema, required=True)
+    draw3 = fields.Nested(StatsSchema, required=True)
 
 
 class PlayerSchema(Schema):
-    id = fields.String()
-    name = fields.String()
-    created_at = fields.DateTime()
-    stats = fields.Nested(PlayerStatsSchema)
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    created_at = fields.DateTime(required=True)
+    stats = fields.Nested(PlayerStatsSchema, required=True)
 
 
 class PlayerGamesQuerySchema(StrictSchema):
@@ -78,20 +82,20 @@ class PlayerGamesQuerySchema(StrictSchema):
 
 
 class GameSummarySchema(Schema):
-    id = fields.String()
-    code = fields.String()
-    draw = fields.Integer(metadata={"enum": [1, 3]})
-    status = fields.String(metadata={"enum": ["playing", "won"]})
-    score = fields.Integer()
-    moves = fields.Integer()
-    created_at = fields.DateTime()
-    finished_at = fields.DateTime(allow_none=True)
-    seconds = fields.Float(allow_none=True)
+    id = fields.String(required=True)
+    code = fields.String(required=True)
+    draw = fields.Integer(required=True, metadata={"enum": [1, 3]})
+    status = fields.String(required=True, metadata={"enum": ["playing", "won"]})
+    score = fields.Integer(required=True)
+    moves = fields.Integer(required=True)
+    created_at = fields.DateTime(required=True)
+    finished_at = fields.DateTime(required=True, allow_none=True)
+    seconds = fields.Float(required=True, allow_none=True)
 
 
 class PlayerGamesPageSchema(Schema):
-    items = fields.List(fields.Nested(GameSummarySchema))
-    next = fields.String(allow_none=True)
+    items = fields.List(fields.Nested(GameSummarySchema), required=True)
+    next = fields.String(required=True, allow_none=True)
 
 
 def streaks(statuses: list[str]) -> tuple[int, int]:
@@ -145,6 +149,7 @@ def player_stats(player_id: str) -> dict:
 @blp.route("/<player_id>")
 @blp.response(200, PlayerSchema)
 @blp.problem(404, "PLAYER_NOT_FOUND")
+@blp.doc(operationId="getPlayer")
 def player(player_id):
     """Read a player and their statistics
 
@@ -166,6 +171,7 @@ def player(player_id):
 @blp.response(200, PlayerGamesPageSchema)
 @blp.problem(400, "INVALID_REQUEST: a malformed status, limit or cursor (see `errors`).")
 @blp.problem(404, "PLAYER_NOT_FOUND")
+@blp.doc(operationId="listPlayerGames")
 def player_games(query, player_id):
     """List a player's games, newest first
 

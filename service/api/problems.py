@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import http
 import logging
 
 from flask import Response, g, json, request
 from flask_smorest import Api
 from flask_smorest import Blueprint as SmorestBlueprint
-from flask_smorest.utils import prepare_response
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import HTTPException
 
@@ -16,11 +14,16 @@ from .. import i18n
 from ..codes import PARAMS, STATUS
 from ..engine import NotationError, Rejection
 from ..store.db import database_unavailable
-from .schemas import ProblemSchema
+from .contract import (
+    PROBLEM_MEDIA_TYPE,
+    ContractPlugin,
+    problem_schema_ref,
+    problem_type,
+    ref_attribute,
+    register_components,
+)
 
 log = logging.getLogger(__name__)
-
-PROBLEM_MEDIA_TYPE = "application/problem+json"
 
 #: The code of each HTTP error status that no view raised itself.
 _HTTP_CODES = {
@@ -45,11 +48,6 @@ class ApiProblem(Exception):
         self.params = params
         self.errors = errors
         self.headers = headers or {}
-
-
-def problem_type(code: str) -> str:
-    """The problem ``type`` URI: the code's entry in ``GET /v1/rules/{code}``."""
-    return f"/v1/rules/{code}"
 
 
 def problem_title(code: str) -> str:
@@ -104,23 +102,22 @@ def _validation_errors(error: HTTPException) -> dict | None:
 class ProblemApi(Api):
     """flask-smorest's Api answering, and documenting, every error as problem+json."""
 
-    ERROR_SCHEMA = ProblemSchema
-
     def _init_spec(self, *, extra_plugins=None, **options):
         from .links import LinksPlugin  # OpenAPI links from a new game to playing it
 
-        super()._init_spec(extra_plugins=[*(extra_plugins or ()), LinksPlugin()], **options)
+        plugins = [*(extra_plugins or ()), LinksPlugin(), ContractPlugin()]
+        super()._init_spec(extra_plugins=plugins, **options)
+        self.ma_plugin.converter.add_attribute_function(ref_attribute)
+        from .schemas import register_answer_components
+
+        # After ref_attribute: the answers' fields point at the named enums.
+        register_answer_components(self.spec)
+
+    def _register_pagination_header(self) -> None:
+        """Nothing: pages are cursors in the body, not flask-smorest's page-number header."""
 
     def _register_responses(self) -> None:
-        for status in http.HTTPStatus:
-            response: dict = {"description": status.phrase}
-            if not 100 <= status < 200 and status not in (204, 304):
-                response["schema"] = self.ERROR_SCHEMA
-            prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
-            self.spec.components.response(status.name, response, lazy=True)
-        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
-        prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
-        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+        register_components(self.spec)
 
     def handle_http_exception(self, error: HTTPException):
         status = error.code or 500
@@ -169,9 +166,18 @@ class Blueprint(SmorestBlueprint):
     ARGUMENTS_PARSER = _Parser()
 
     def problem(self, status: int, description: str):
-        """Document an error answer of this endpoint as problem+json."""
-        return self.alt_response(status, schema=ProblemSchema, content_type=PROBLEM_MEDIA_TYPE,
-                                 description=description)
+        """Document an error answer of this endpoint as problem+json, typed by the codes of ``status``."""
+        extra = _PROBLEM_HEADERS.get(status, {})
+        return self.alt_response(status, schema=problem_schema_ref(status), content_type=PROBLEM_MEDIA_TYPE,
+                                 description=description, headers={**extra})
+
+
+#: Headers a problem of this status carries besides Content-Language and Vary.
+_PROBLEM_HEADERS = {
+    401: {"WWW-Authenticate": "WWW-Authenticate"},
+    412: {"ETag": "ETag"},
+    503: {"Retry-After": "Retry-After"},
+}
 
 
 def register_error_handlers(app) -> None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, ValidationError, fields, pre_load, validate
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, pre_load, validate
 
+from .. import i18n
 from ..engine import COLUMNS, FOUNDATIONS, Card, NotationError, Pile
 
 COLUMN_NAMES = [pile.value for pile in COLUMNS]
@@ -44,8 +45,16 @@ class CardField(fields.String):
         return text
 
 
-def pile_field(names: list[str], **kwargs) -> fields.String:
-    return fields.String(required=True, validate=validate.OneOf(names), **kwargs)
+def pile_field(names: list[str], enum: str, **kwargs) -> fields.String:
+    """A required pile name among ``names``, documented as the named enum ``enum`` (see contract.ENUMS)."""
+    return fields.String(required=True, validate=validate.OneOf(names), metadata={"x-ref": enum}, **kwargs)
+
+
+def named(enum: str, field: type[fields.Field] = fields.String, **kwargs) -> fields.Field:
+    """An answer field documented as the named schema ``enum``; always present unless ``required=False``."""
+    kwargs.setdefault("required", True)
+    metadata = {"x-ref": enum, **kwargs.pop("metadata", {})}
+    return field(metadata=metadata, **kwargs)
 
 
 class StrictSchema(Schema):
@@ -77,18 +86,18 @@ class NewGameSchema(StrictSchema):
 
 
 class MoveSchema(StrictSchema):
-    source = pile_field(PLAY_SOURCES, data_key="from")
-    target = pile_field(TARGETS, data_key="to")
+    source = pile_field(PLAY_SOURCES, "PlaySource", data_key="from")
+    target = pile_field(TARGETS, "Pile", data_key="to")
     card = CardField(metadata={"description": "Bottom card of the group; default the pile's top card."})
 
 
 class TakeBackSchema(StrictSchema):
-    source = pile_field(FOUNDATION_NAMES, data_key="from")
-    target = pile_field(TARGETS, data_key="to")
+    source = pile_field(FOUNDATION_NAMES, "FoundationPile", data_key="from")
+    target = pile_field(TARGETS, "Pile", data_key="to")
 
 
 class TapSchema(StrictSchema):
-    source = pile_field(PLAY_SOURCES, data_key="from")
+    source = pile_field(PLAY_SOURCES, "PlaySource", data_key="from")
     card = CardField()
     double = StrictBoolean(load_default=False)
 
@@ -98,16 +107,24 @@ class PageQuerySchema(StrictSchema):
     cursor = fields.String(validate=validate.Length(max=200))
 
 
+def _language(value: str) -> None:
+    if value not in i18n.LANGUAGES:
+        raise ValidationError(f"Must be one of: {', '.join(i18n.LANGUAGES)} (or a tag of one, e.g. de-CH).")
+
+
 class RulesQuerySchema(StrictSchema):
-    lang = fields.String(validate=validate.OneOf(["en", "de", "da", "ro", "ja"]),
+    # Validated after _language_tag reduces the tag; documented as the tags the server takes.
+    lang = fields.String(validate=_language,
                          metadata={"description": "en, de, da, ro or ja (any case, `de-CH` is de); "
-                                                  "empty or absent: all five."})
+                                                  "empty or absent: all five.",
+                                   "pattern": r"^([A-Za-z]{2}(-[A-Za-z0-9]{1,8})*)?$",
+                                   "maxLength": 64, "examples": ["de-CH"]})
 
     @pre_load
     def _language_tag(self, data, **kwargs):
         data = dict(data)
         tag = data.get("lang")
-        if isinstance(tag, str):
+        if isinstance(tag, str) and len(tag) <= 64:  # a longer one stays as it is, and fails
             primary = tag.strip().split("-")[0].lower()
             if primary:
                 data["lang"] = primary
@@ -117,113 +134,196 @@ class RulesQuerySchema(StrictSchema):
 
 
 # -- answers (documentation; views build the dicts directly) ----------------
+#
+# Every field an answer always has is `required` (generated clients then type it as
+# present); fields that may be null say so. Answers stay open to new fields (no
+# additionalProperties: false): clients ignore what they do not know, and the
+# conformance check in tests/ still fails on any field the spec does not declare.
 
 
-class FoundationsSchema(Schema):
-    S = fields.Integer()
-    H = fields.Integer()
-    D = fields.Integer()
-    C = fields.Integer()
+class AnswerSchema(Schema):
+    class Meta:
+        unknown = EXCLUDE  # documented without additionalProperties: answers may grow
 
 
-class GameSchema(Schema):
-    id = fields.String()
-    code = fields.String(metadata={"example": "TF1-D1N-AAAAAAB"})
-    draw = fields.Integer(metadata={"enum": [1, 3]})
-    status = fields.String(metadata={"enum": ["playing", "won"]})
-    score = fields.Integer()
-    moves = fields.Integer()
-    undos = fields.Integer()
-    version = fields.Integer()
-    hints = fields.Integer()
-    tableau = fields.List(fields.List(fields.String()), metadata={"description": "7 columns, bottom card first."})
-    foundations = fields.Nested(FoundationsSchema, metadata={"description": "Cards on each foundation."})
-    stock = fields.Integer(metadata={"description": "Cards in the stock (never their order)."})
-    waste = fields.List(fields.String(), metadata={"description": "Bottom first, top last."})
-    waste_fan = fields.Integer()
-    can_undo = fields.Boolean()
-    created_at = fields.DateTime()
-    finished_at = fields.DateTime(allow_none=True)
-    seconds = fields.Float(allow_none=True, metadata={"description": "Seconds from creation to the win."})
-    player = fields.String(allow_none=True, metadata={"description": "The owner's player id, or null."})
-    winnable = fields.Boolean(allow_none=True,
+def _count(**kwargs) -> fields.Integer:
+    return fields.Integer(required=True, validate=validate.Range(min=0), **kwargs)
+
+
+class FoundationsSchema(StrictSchema):
+    # D last: openapi-python-client parses into a local dict named `d`, which a property
+    # `D` overwrites; declared last, nothing reads the dict after it. The JSON is the same.
+    S = fields.Integer(required=True, validate=validate.Range(min=0, max=13))
+    H = fields.Integer(required=True, validate=validate.Range(min=0, max=13))
+    C = fields.Integer(required=True, validate=validate.Range(min=0, max=13))
+    D = fields.Integer(required=True, validate=validate.Range(min=0, max=13))
+
+
+class GameSchema(AnswerSchema):
+    id = fields.String(required=True)
+    code = fields.String(required=True, metadata={"example": "TF1-D1N-AAAAAAB"})
+    draw = fields.Integer(required=True, metadata={"enum": [1, 3]})
+    status = fields.String(required=True, metadata={"enum": ["playing", "won"]})
+    score = _count()
+    moves = _count()
+    undos = _count()
+    version = _count()
+    hints = _count()
+    tableau = fields.List(fields.List(named("Card")), required=True, validate=validate.Length(equal=7),
+                          metadata={"description": "7 columns, bottom card first."})
+    foundations = fields.Nested(FoundationsSchema, required=True,
+                                metadata={"description": "Cards on each foundation."})
+    stock = _count(metadata={"description": "Cards in the stock (never their order)."})
+    waste = fields.List(named("Card"), required=True, metadata={"description": "Bottom first, top last."})
+    waste_fan = fields.Integer(required=True, validate=validate.Range(min=0, max=3))
+    can_undo = fields.Boolean(required=True)
+    created_at = fields.DateTime(required=True)
+    finished_at = fields.DateTime(required=True, allow_none=True)
+    seconds = fields.Float(required=True, allow_none=True,
+                           metadata={"description": "Seconds from creation to the win."})
+    player = fields.String(required=True, allow_none=True, metadata={"description": "The owner's player id, or null."})
+    winnable = fields.Boolean(required=True, allow_none=True,
                               metadata={"description": "true when the solver proved the deal winnable."})
 
 
-class NewGameAnswerSchema(GameSchema):
-    token = fields.String(metadata={"description": "Anonymous games only: the game's token, shown once."})
-
-
-class ActionDetailSchema(Schema):
-    action = fields.String(metadata={"enum": ["move", "draw", "recycle", "undo", "take-back", "tap"]})
-    source = fields.String(data_key="from")
-    target = fields.String(data_key="to")
-    card = fields.String()
+class ActionDetailSchema(AnswerSchema):
+    action = named("ActionKind")
+    source = named("Pile", data_key="from", required=False)
+    target = named("Pile", data_key="to", required=False)
+    card = named("Card", required=False)
     double = fields.Boolean()
-    cards = fields.List(fields.String(), metadata={"description": "The cards the action moved."})
-    moved_from = fields.String(metadata={"description": "The pile the cards left."})
-    moved_to = fields.String(metadata={"description": "The pile the cards went to (a tap's column, "
-                                                      "the foundation behind `foundation`)."})
-    points = fields.Integer()
+    cards = fields.List(named("Card"), required=True, metadata={"description": "The cards the action moved."})
+    moved_from = named("Pile", required=False, metadata={"description": "The pile the cards left."})
+    moved_to = named("Pile", required=False, metadata={"description": "The pile the cards went to (a tap's "
+                                                                      "column, the foundation behind `foundation`)."})
+    points = fields.Integer(required=True)
     undone = fields.String(metadata={"description": "For an undo: the action it reverted, in notation."})
 
 
-class ActionAnswerSchema(GameSchema):
-    last = fields.Nested(ActionDetailSchema)
-
-
 class HistoryItemSchema(ActionDetailSchema):
-    seq = fields.Integer()
-    notation = fields.String(metadata={"example": "t3>t5:9C"})
-    score_after = fields.Integer()
-    at = fields.DateTime()
+    seq = fields.Integer(required=True, validate=validate.Range(min=1))
+    notation = fields.String(required=True, metadata={"example": "t3>t5:9C"})
+    score_after = _count()
+    at = fields.DateTime(required=True)
 
 
-class HistoryPageSchema(Schema):
-    game = fields.String(metadata={"description": "The game's id."})
-    code = fields.String()
-    items = fields.List(fields.Nested(HistoryItemSchema))
-    next = fields.String(allow_none=True)
+class HistoryPageSchema(AnswerSchema):
+    game = fields.String(required=True, metadata={"description": "The game's id."})
+    code = fields.String(required=True)
+    items = fields.List(fields.Nested(HistoryItemSchema), required=True)
+    next = fields.String(required=True, allow_none=True,
+                         metadata={"description": "Send as `cursor` for the next page; null on the last."})
 
 
-class LegalActionSchema(Schema):
-    action = fields.String()
-    source = fields.String(data_key="from")
-    target = fields.String(data_key="to")
-    card = fields.String()
-    notation = fields.String()
+#: What each action kind carries, as the API writes it and as its request body takes it.
+ACTION_FIELDS: dict[str, dict[str, tuple[dict, bool]]] = {
+    "move": {"from": ({"$ref": "#/components/schemas/PlaySource"}, True),
+             "to": ({"$ref": "#/components/schemas/Pile"}, True),
+             "card": ({"$ref": "#/components/schemas/Card"}, False)},
+    "draw": {},
+    "recycle": {},
+    "undo": {},
+    "take-back": {"from": ({"$ref": "#/components/schemas/FoundationPile"}, True),
+                  "to": ({"$ref": "#/components/schemas/Pile"}, True)},
+    "tap": {"from": ({"$ref": "#/components/schemas/PlaySource"}, True),
+            "card": ({"$ref": "#/components/schemas/Card"}, False),
+            "double": ({"type": "boolean"}, True)},
+}
 
 
-class LegalActionsSchema(Schema):
-    version = fields.Integer()
-    items = fields.List(fields.Nested(LegalActionSchema))
+def _kind_name(kind: str) -> str:
+    return "".join(part.capitalize() for part in kind.split("-"))
 
 
-class PlayerAnswerSchema(Schema):
-    id = fields.String()
-    name = fields.String()
-    token = fields.String(metadata={"description": "Shown once; send as `Authorization: Bearer <token>`."})
-    created_at = fields.DateTime()
+def action_components() -> dict[str, dict]:
+    """``Action`` and ``LegalAction``: unions of one schema per kind, discriminated by ``action``.
+
+    Their ``from``/``to`` are the request bodies' own enums, so a hint or a legal move is
+    sent back as it is.
+    """
+    components: dict[str, dict] = {}
+    for family, extra in (("Action", {}), ("LegalAction", {"notation": ({"type": "string"}, True)})):
+        mapping = {}
+        for kind, members in ACTION_FIELDS.items():
+            members = {**members, **extra}
+            name = f"{_kind_name(kind)}{family}"
+            properties = {"action": {"type": "string", "const": kind},
+                          **{key: schema for key, (schema, _) in members.items()}}
+            components[name] = {"type": "object", "properties": properties,
+                                "required": ["action", *[key for key, (_, needed) in members.items() if needed]]}
+            mapping[kind] = f"#/components/schemas/{name}"
+        components[family] = {"oneOf": [{"$ref": target} for target in mapping.values()],
+                              "discriminator": {"propertyName": "action", "mapping": mapping}}
+    components["NewGameAnswer"] = {"allOf": [
+        {"$ref": "#/components/schemas/Game"},
+        {"type": "object", "properties": {"token": {
+            "type": "string", "description": "Anonymous games only: the game's token, shown once."}}},
+    ]}
+    components["ActionAnswer"] = {"allOf": [
+        {"$ref": "#/components/schemas/Game"},
+        {"type": "object", "required": ["last"], "properties": {"last": {"$ref": "#/components/schemas/ActionDetail"}}},
+    ]}
+    return components
 
 
-class ProblemSchema(Schema):
-    type = fields.String()
-    title = fields.String()
-    status = fields.Integer()
-    detail = fields.String()
-    code = fields.String()
-    params = fields.Dict()
-    instance = fields.String()
-    errors = fields.Dict()
+def register_answer_components(spec) -> None:
+    """Name the marshmallow answers the composed schemas build on, then add those."""
+    spec.components.schema("Game", schema=GameSchema)
+    spec.components.schema("ActionDetail", schema=ActionDetailSchema)
+    for name, schema in action_components().items():
+        spec.components.schema(name, component=schema)
 
 
-class HintSchema(Schema):
-    game = fields.String()
-    version = fields.Integer(metadata={"description": "The version the hint was computed for."})
-    verdict = fields.String(metadata={"enum": ["winnable", "unwinnable", "unknown"]})
-    action = fields.Nested(LegalActionSchema, allow_none=True)
-    notation = fields.String(allow_none=True, metadata={"example": "t3>t5:9C"})
-    line_length = fields.Integer(metadata={"description": "Actions left in the winning line found."})
-    nodes = fields.Integer()
-    ms = fields.Float()
-    hints = fields.Integer(metadata={"description": "Hints asked on this game so far."})
+class LegalActionsSchema(AnswerSchema):
+    version = _count()
+    items = fields.List(named("LegalAction", fields.Dict), required=True)
+
+
+class PlayerAnswerSchema(AnswerSchema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    token = fields.String(required=True, metadata={"description": "Shown once; send as "
+                                                                  "`Authorization: Bearer <token>`."})
+    created_at = fields.DateTime(required=True)
+
+
+class HintSchema(AnswerSchema):
+    game = fields.String(required=True)
+    version = _count(metadata={"description": "The version the hint was computed for."})
+    verdict = fields.String(required=True, metadata={"enum": ["winnable", "unwinnable", "unknown"]})
+    action = named("Action", fields.Dict, allow_none=True,
+                   metadata={"description": "With `winnable`: the first step, to send as it is; else null."})
+    notation = fields.String(required=True, allow_none=True, metadata={"example": "t3>t5:9C"})
+    line_length = _count(metadata={"description": "Actions left in the winning line found."})
+    nodes = _count()
+    ms = fields.Float(required=True)
+    hints = _count(metadata={"description": "Hints asked on this game so far."})
+
+
+MessagesSchema = Schema.from_dict({lang: fields.String(required=True) for lang in i18n.LANGUAGES},
+                                  name="Messages")
+
+
+class RuleSchema(AnswerSchema):
+    code = named("ProblemCode")
+    status = fields.Integer(required=True, metadata={"description": "The HTTP status of its problems."})
+    params = fields.List(fields.String(), required=True,
+                         metadata={"description": "The names of its params (typed in its problem schema)."})
+    message = fields.String(metadata={"description": "With `lang`: the template in that language."})
+    messages = fields.Nested(MessagesSchema, metadata={"description": "Without `lang`: every language's template."})
+
+
+class RuleCatalogSchema(AnswerSchema):
+    # Not "Rules": openapi-python-client names the parsed object after the schema, and a
+    # property `rules` would overwrite it.
+    lang = named("Language", allow_none=True, metadata={"description": "The `lang` asked for, or null."})
+    languages = fields.List(named("Language"), required=True)
+    rules = fields.List(fields.Nested(RuleSchema), required=True)
+
+
+class HealthSchema(AnswerSchema):
+    status = fields.String(required=True, metadata={"enum": ["ok"]})
+
+
+class ReadinessSchema(HealthSchema):
+    database = fields.String(required=True, metadata={"enum": ["ok"]})

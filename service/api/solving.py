@@ -60,7 +60,7 @@ _hints = _HintCache()
 
 @blp.route("/<game_id>/hint")
 @blp.response(200, HintSchema)
-@blp.doc(security=[{"bearer": []}])
+@blp.doc(operationId="getHint", security=[{"bearer": []}])
 @blp.problem(401, "AUTH_REQUIRED: no bearer token.")
 @blp.problem(403, "FORBIDDEN: the token is not the owner's.")
 @blp.problem(404, "GAME_NOT_FOUND")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from datetime import UTC, datetime
 from functools import wraps
 from types import SimpleNamespace
@@ -22,10 +23,12 @@ from ..engine import Game as EngineGame
 from ..extensions import db
 from ..store import IdempotentAnswer, lock_game_row, store_action, write_transaction
 from .auth import is_id, require_owner
+from .contract import IF_MATCH_PATTERN
 from .present import etag, game_json, json_response
 from .problems import PROBLEM_MEDIA_TYPE, ApiProblem, problem_response
 
 MAX_KEY_LENGTH = 128
+_IF_MATCH = re.compile(IF_MATCH_PATTERN)
 
 
 def game_action(view):
@@ -116,6 +119,9 @@ def _check_if_match(version: int) -> None:
     header = request.headers.get("If-Match")
     if header is None:
         return
+    if len(header) > 1024 or not _IF_MATCH.match(header.strip()):
+        # A bare `12` is not an entity tag: answering 412 "expected 12, now at 12" would mislead.
+        raise ApiProblem("INVALID_REQUEST", errors={"If-Match": ['Entity tags in double quotes, e.g. "12", or *.']})
     tags = [tag.strip() for tag in header.split(",")]
     if "*" in tags or etag(version) in tags:
         return

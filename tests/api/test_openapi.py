@@ -36,3 +36,25 @@ def test_openapi_json_and_docs_are_served(client, app):
     docs = client.get("/docs")
     assert docs.status_code == 200 and docs.mimetype == "text/html"
     assert b"swagger" in docs.data.lower()
+
+
+def test_docs_load_swagger_ui_from_the_package_not_a_cdn(client):
+    html = client.get("/docs").get_data(as_text=True)
+    assert "https://" not in html and "http://" not in html, "the docs page must work offline"
+    for asset in ("swagger-ui-bundle.js", "swagger-ui.css", "swagger-ui-standalone-preset.js"):
+        assert f"/docs/assets/{asset}" in html
+        response = client.get(f"/docs/assets/{asset}")
+        assert response.status_code == 200 and len(response.data) > 1000, asset
+        response.close()
+    assert client.get("/docs/assets/../../pyproject.toml").status_code == 404
+
+
+def test_every_operation_has_a_stable_id_and_declares_its_security():
+    spec = yaml.safe_load(CHECKED_IN.read_text(encoding="utf-8"))
+    ids = [operation["operationId"] for item in spec["paths"].values() for operation in item.values()
+           if isinstance(operation, dict) and "responses" in operation]
+    assert len(ids) == len(set(ids)) and all(ids)
+    assert {"createGame", "getGame", "moveCards", "drawCards", "getHint", "listRules"} <= set(ids)
+    assert spec["paths"]["/v1/games/{game_id}"]["get"]["security"] == []
+    assert spec["paths"]["/v1/games/{game_id}/moves"]["post"]["security"] == [{"bearer": []}]
+    assert spec["servers"] and spec["info"]["title"].isascii()

@@ -196,11 +196,15 @@ def test_if_match(client):
     assert act(client, game, auth, "draw", **{"If-Match": '"5", "1"'}).status_code == 200
     assert act(client, game, auth, "draw", **{"If-Match": "*"}).status_code == 200
     before = read(client, game)
-    for stale in ('"1"', '"0"', "3", 'W/"3"', '"99"'):
+    for stale in ('"1"', '"0"', 'W/"3"', '"99"'):
         response = act(client, game, auth, "draw", **{"If-Match": stale})
         body = problem(response, 412, "VERSION_MISMATCH")
         assert body["params"] == {"sent": stale, "current": 3}
         assert response.headers["ETag"] == '"3"'
+    # a bare number is not an entity tag: malformed, not a mismatch
+    for malformed in ("3", "0", '"3', "3, *"):
+        body = problem(act(client, game, auth, "draw", **{"If-Match": malformed}), 400, "INVALID_REQUEST")
+        assert list(body["errors"]) == ["If-Match"]
     assert read(client, game) == before
     # a rejected action with a matching If-Match is still the rule's rejection
     problem(act(client, game, auth, "recycle", **{"If-Match": '"3"'}), 422, "STOCK_NOT_EMPTY")

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import hmac
 import io
+from contextlib import ExitStack
 
 import pytest
 
 from service import create_app
 from service.extensions import db
+from tests.contract.conformance import conforming
 
 LIMIT_BYTES = 16 * 1024
 
@@ -23,13 +25,15 @@ def limited(database_url):
                   "RATELIMIT_WRITE": "2 per minute", **overrides}
         app = create_app(config)
         apps.append(app)
+        checks.enter_context(conforming(app))  # 429s and rate-limit headers are declared too
         return app.test_client()
 
     apps = []
-    yield build
-    for app in apps:
-        with app.app_context():
-            db.engine.dispose()
+    with ExitStack() as checks:
+        yield build
+        for app in apps:
+            with app.app_context():
+                db.engine.dispose()
 
 
 def _game(client, address="10.0.0.1"):

@@ -1,0 +1,129 @@
+// A client written against the types openapi-typescript generates from ../openapi.yaml.
+// tests/contract/test_typescript_client.py generates ./openapi.d.ts, writes ./base.ts (the live
+// server's URL), compiles this with `tsc --strict` and runs it: deal, a legal move sent back
+// as it came, and a rejection described through a switch the compiler checks for exhaustiveness
+// (a new problem code fails to compile until it has its case). No non-null assertions.
+import type { components } from "./openapi";
+import { BASE_URL } from "./base";
+
+type Schemas = components["schemas"];
+type Problem = Schemas["Problem"];
+
+interface Answer<T> {
+  status: number;
+  body: T;
+}
+
+async function send<T>(method: string, path: string, body?: unknown, token?: string): Promise<Answer<T>> {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (token !== undefined) headers["Authorization"] = `Bearer ${token}`;
+  const response = await fetch(BASE_URL + path, {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+/** Words of one's own for every problem, from its code and typed params alone. */
+export function describe(problem: Problem): string {
+  switch (problem.code) {
+    case "GAME_FINISHED":
+    case "STOCK_EMPTY":
+    case "NOTHING_TO_RECYCLE":
+    case "NOTHING_TO_UNDO":
+    case "AUTH_REQUIRED":
+    case "FORBIDDEN":
+    case "NOT_FOUND":
+    case "IDEMPOTENCY_KEY_REUSED":
+    case "UNSUPPORTED_MEDIA_TYPE":
+    case "SERVICE_UNAVAILABLE":
+    case "INTERNAL_ERROR":
+      return problem.code;
+    case "INVALID_REQUEST":
+      return `check ${Object.keys(problem.errors).join(", ")}`;
+    case "SOURCE_EMPTY":
+    case "SAME_PILE":
+    case "INVALID_TARGET":
+      return `${problem.code} at ${problem.params.pile}`;
+    case "CARD_NOT_IN_PILE":
+    case "NO_DESTINATION":
+      return `${problem.params.card} / ${problem.params.pile}`;
+    case "WASTE_TOP_ONLY":
+      return `${problem.params.card}: play ${problem.params.top}`;
+    case "GROUP_NOT_ORDERED":
+      return `${problem.params.above} on ${problem.params.below} in ${problem.params.pile}`;
+    case "FOUNDATION_ONE_CARD":
+      return `${problem.params.count} cards with ${problem.params.card}`;
+    case "FOUNDATION_WRONG_SUIT":
+      return `${problem.params.card} is not for ${problem.params.foundation}`;
+    case "FOUNDATION_SEQUENCE":
+      return `${problem.params.foundation} needs ${problem.params.needs}`;
+    case "EMPTY_COLUMN_KING_ONLY":
+      return `${problem.params.card} onto empty ${problem.params.column}`;
+    case "TABLEAU_COLOUR":
+    case "TABLEAU_RANK":
+      return `${problem.params.card} onto ${problem.params.onto}`;
+    case "STOCK_NOT_EMPTY":
+      return `${problem.params.stock} cards left`;
+    case "UNDO_LIMIT_REACHED":
+    case "PAYLOAD_TOO_LARGE":
+      return `limit ${problem.params.limit}`;
+    case "INVALID_GAME_CODE":
+      return `not a code: ${problem.params.code}`;
+    case "GAME_NOT_FOUND":
+      return `no game ${problem.params.game}`;
+    case "PLAYER_NOT_FOUND":
+      return `no player ${problem.params.player}`;
+    case "METHOD_NOT_ALLOWED":
+      return `not ${problem.params.method}`;
+    case "VERSION_MISMATCH":
+      return `sent ${problem.params.sent}, now ${problem.params.current + 0}`;
+    case "RATE_LIMITED":
+      return `retry in ${problem.params.retry_after + 0} s`;
+    case "WINNABLE_DEAL_TIMEOUT":
+      return `no draw-${problem.params.draw} deal in time`;
+    default: {
+      const unreachable: never = problem;
+      return unreachable;
+    }
+  }
+}
+
+function toRequest(move: Schemas["MoveLegalAction"]): Schemas["Move"] {
+  const body: Schemas["Move"] = { from: move.from, to: move.to };
+  if (move.card !== undefined) body.card = move.card;
+  return body;
+}
+
+async function main(): Promise<void> {
+  const newGame: Schemas["NewGame"] = { code: "TF1-D1N-AAAAAAG" };
+  const dealt = await send<Schemas["NewGameAnswer"]>("POST", "/v1/games", newGame);
+  const game = dealt.body;
+  const token = game.token;
+  if (dealt.status !== 201 || token === undefined) throw new Error(`deal: ${dealt.status}`);
+
+  const legal = await send<Schemas["LegalActions"]>("GET", `/v1/games/${game.id}/legal-moves`);
+  let moved: Schemas["ActionAnswer"] | undefined;
+  for (const item of legal.body.items) {
+    if (item.action === "move") {
+      moved = (await send<Schemas["ActionAnswer"]>("POST", `/v1/games/${game.id}/moves`, toRequest(item), token)).body;
+      break;
+    }
+  }
+  if (moved === undefined) throw new Error("no legal move");
+
+  const refused = await send<Schemas["Problem422"]>("POST", `/v1/games/${game.id}/moves`,
+    { from: "waste", to: "t1" } satisfies Schemas["Move"], token);
+  console.log(JSON.stringify({
+    columns: game.tableau.length,
+    spades: game.foundations.S,
+    moved: moved.last.cards,
+    version: moved.version,
+    status: refused.status,
+    described: describe(refused.body),
+  }));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  throw error;
+});

@@ -1,0 +1,330 @@
+"""The OpenAPI contract beyond what the schemas say: typed problems, shared headers, common answers.
+
+Everything here is derived from the code's own tables, so a new code, param or route is
+typed without anyone writing it out again:
+
+- one problem schema per code of :data:`service.codes.PARAMS` (``code`` and ``status``
+  as constants, ``params`` typed by :func:`param_schema`), one union per HTTP status,
+  and ``Problem``, the union of them all, discriminated by ``code``;
+- the named enums the request and answer schemas share (piles, cards, action kinds),
+  so that an answer's ``from`` can be sent back as a request's ``from`` without a cast;
+- :class:`ContractPlugin`, an apispec plugin that gives every operation its
+  ``operationId`` fallback, ``security: []`` when public, ``Accept-Language``, the
+  problem headers and the answers every route can give (413, 415, 429, 503).
+"""
+
+from __future__ import annotations
+
+import re
+
+from apispec import BasePlugin
+
+from .. import i18n
+from ..codes import PARAMS, STATUS
+from ..engine import COLUMNS, FOUNDATIONS, Pile
+from ..engine.cards import RANKS
+from ..engine.notation import KINDS
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+def ref(name: str, kind: str = "schemas") -> dict:
+    return {"$ref": f"#/components/{kind}/{name}"}
+
+
+#: Named enums and patterns shared by requests and answers.
+ENUMS: dict[str, dict] = {
+    "Pile": {"type": "string", "enum": [pile.value for pile in Pile],
+             "description": "A pile: columns `t1`…`t7`, `stock`, `waste`, foundations `fS fH fD fC`, "
+                            "and the target `foundation` (the moved card's own)."},
+    "PlaySource": {"type": "string", "enum": [pile.value for pile in COLUMNS] + [Pile.WASTE.value],
+                   "description": "Where a move or a tap takes its card from."},
+    "FoundationPile": {"type": "string", "enum": [pile.value for pile in FOUNDATIONS],
+                       "description": "A foundation: a take-back's source."},
+    "Card": {"type": "string", "pattern": "^[A2-9TJQK][SHDC]$",
+             "description": "A card as the service writes it: rank (`T` for ten) then suit.", "examples": ["TH"]},
+    "Rank": {"type": "string", "enum": list(RANKS)},
+    "ActionKind": {"type": "string", "enum": list(KINDS)},
+    "Language": {"type": "string", "enum": list(i18n.LANGUAGES)},
+    "ProblemCode": {"type": "string", "enum": list(PARAMS),
+                    "description": "Every stable code; `GET /v1/rules/{code}` describes each."},
+}
+
+#: The JSON type of each integer param; pile, card and rank params come from the catalogs' own sets.
+INTEGER_PARAMS = frozenset({"count", "stock", "limit", "retry_after", "current", "draw"})
+STRING_PARAMS = {
+    "sent": "The `If-Match` header as sent (at most 40 characters).",
+    "game": "The game id of the request.",
+    "player": "The player id of the request.",
+    "method": "The HTTP method of the request.",
+    "code": "The game code as sent (at most 64 characters).",
+}
+
+
+def param_schema(name: str) -> dict | None:
+    """The schema of a problem param, or None for a name nobody typed yet (a test lists them)."""
+    if name in i18n.PILE_PARAMS:
+        return ref("Pile")
+    if name in i18n.CARD_PARAMS:
+        return ref("Card")
+    if name in i18n.RANK_PARAMS:
+        return ref("Rank")
+    if name in INTEGER_PARAMS:
+        return {"type": "integer", "minimum": 0}
+    if name in STRING_PARAMS:
+        return {"type": "string", "description": STRING_PARAMS[name]}
+    return None
+
+
+def camel(code: str) -> str:
+    """``TABLEAU_COLOUR`` → ``TableauColour``; ``take-back`` → ``TakeBack``."""
+    return "".join(part.capitalize() for part in re.split(r"[_-]", code))
+
+
+def problem_type(code: str) -> str:
+    """The problem ``type`` URI: the code's entry in ``GET /v1/rules/{code}``."""
+    return f"/v1/rules/{code}"
+
+
+def problem_schema_name(code: str) -> str:
+    return f"{camel(code)}Problem"
+
+
+def status_union_name(status: int) -> str:
+    return f"Problem{status}"
+
+
+def _problem_components() -> dict[str, dict]:
+    components: dict[str, dict] = {
+        "NoParams": {"type": "object", "properties": {}, "additionalProperties": False,
+                     "description": "This code carries no params."},
+        "FieldErrors": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                        "description": "Per field (or header, or `_request`/`_body`), its messages.",
+                        "examples": [{"from": ["Must be one of: t1, t2, t3, t4, t5, t6, t7, waste."]}]},
+    }
+    for code, names in PARAMS.items():
+        if names:
+            properties = {name: param_schema(name) or {} for name in names}
+            params = {"type": "object", "required": list(names), "properties": properties,
+                      "additionalProperties": False}
+            components[f"{camel(code)}Params"] = params
+        properties = {
+            "type": {"type": "string", "const": problem_type(code),
+                     "description": "A relative URI: the code's entry in `GET /v1/rules/{code}`."},
+            "title": {"type": "string"},
+            "status": {"type": "integer", "const": STATUS[code]},
+            "detail": {"type": "string", "description": "A sentence in the `Content-Language`."},
+            "code": {"type": "string", "const": code},
+            "params": ref(f"{camel(code)}Params" if names else "NoParams"),
+            "instance": {"type": "string", "description": "The request's path."},
+        }
+        required = ["type", "title", "status", "detail", "code", "params", "instance"]
+        if code == "INVALID_REQUEST":
+            properties["errors"] = ref("FieldErrors")
+            required.append("errors")
+        # RFC 9457 lets problem documents grow: extra members are allowed.
+        components[problem_schema_name(code)] = {
+            "type": "object", "required": required, "properties": properties,
+            "description": f"`{code}` ({STATUS[code]}).",
+        }
+    for status in sorted(set(STATUS.values())):
+        codes = [code for code in PARAMS if STATUS[code] == status]
+        if len(codes) > 1:
+            components[status_union_name(status)] = _union(codes, f"Every problem answered with {status}.")
+    components["Problem"] = _union(list(PARAMS), "An RFC 9457 problem document; `code` says which.")
+    return components
+
+
+def _union(codes: list[str], description: str) -> dict:
+    return {
+        "oneOf": [ref(problem_schema_name(code)) for code in codes],
+        "discriminator": {"propertyName": "code",
+                          "mapping": {code: ref(problem_schema_name(code))["$ref"] for code in codes}},
+        "description": description,
+    }
+
+
+def problem_schema_ref(status: int) -> dict:
+    """The schema of the problems a status can carry: one code's, or the status's union."""
+    codes = [code for code in PARAMS if STATUS[code] == status]
+    if not codes:
+        return ref("Problem")
+    return ref(problem_schema_name(codes[0]) if len(codes) == 1 else status_union_name(status))
+
+
+# -- headers and parameters ---------------------------------------------------------
+
+HEADERS: dict[str, dict] = {
+    "ETag": {"description": 'The game\'s version as a strong entity tag, e.g. `"12"`.',
+             "schema": {"type": "string", "pattern": '^"[0-9]+"$'}},
+    "Location": {"description": "The new resource's path.", "schema": {"type": "string"}},
+    "Content-Language": {"description": "The language of `detail` (negotiated from `Accept-Language`).",
+                         "schema": ref("Language")},
+    "Vary": {"description": "`Accept-Language`: the answer depends on it.", "schema": {"type": "string"}},
+    "Retry-After": {"description": "Seconds to wait before trying again.",
+                    "schema": {"type": "string", "pattern": "^[0-9]+$"}},
+    "WWW-Authenticate": {"description": "The bearer challenge.", "schema": {"type": "string"}},
+    "Allow": {"description": "The methods the path accepts.", "schema": {"type": "string"}},
+    "Idempotent-Replayed": {"description": "`true` when this is the stored answer to an earlier request "
+                                           "with the same `Idempotency-Key`.",
+                            "schema": {"type": "string", "enum": ["true"]}},
+    "X-RateLimit-Limit": {"description": "Requests allowed in the tightest window.",
+                          "schema": {"type": "string", "pattern": "^[0-9]+$"}},
+    "X-RateLimit-Remaining": {"description": "Requests left in that window.",
+                              "schema": {"type": "string", "pattern": "^[0-9]+$"}},
+    "X-RateLimit-Reset": {"description": "When that window resets, in seconds since the Unix epoch.",
+                          "schema": {"type": "string", "pattern": "^[0-9]+$"}},
+}
+RATE_LIMIT_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
+
+#: A list of entity tags or ``*`` (RFC 9110 §13.1.1); a bare ``12`` is malformed (400).
+IF_MATCH_PATTERN = r'^(\*|(W/)?"[^"]*"([ \t]*,[ \t]*(W/)?"[^"]*")*)$'
+
+PARAMETERS: dict[str, dict] = {
+    "AcceptLanguage": {
+        "in": "header", "name": "Accept-Language", "required": False,
+        "schema": {"type": "string", "maxLength": 4096, "examples": ["de-CH, de;q=0.9, en;q=0.5"]},
+        "description": "The language of a problem's `detail`: en, de, da, ro or ja (RFC 9110 "
+                       "negotiation, `de-CH` is de); English otherwise. Codes and params never change.",
+    },
+    "IfMatch": {
+        "in": "header", "name": "If-Match", "required": False,
+        "schema": {"type": "string", "pattern": IF_MATCH_PATTERN, "maxLength": 1024, "examples": ['"12"']},
+        "description": 'The version the action is meant for, as an entity tag (`"12"`) or `*`: 412 '
+                       "`VERSION_MISMATCH` if the game has moved on; a value that is not an entity tag is 400.",
+    },
+    "IfNoneMatch": {
+        "in": "header", "name": "If-None-Match", "required": False,
+        "schema": {"type": "string", "maxLength": 1024, "examples": ['"12"']},
+        "description": "The `ETag` last seen: 304 without a body while the game is still at that version.",
+    },
+    "IdempotencyKey": {
+        "in": "header", "name": "Idempotency-Key", "required": False,
+        "schema": {"type": "string", "minLength": 1, "maxLength": 128},
+        "description": "A retry with the same key returns the first answer and applies nothing twice; "
+                       "the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`.",
+    },
+}
+
+
+def headers(*names: str) -> dict:
+    """Response headers by component name, for ``blp.response(..., headers=...)``."""
+    return {name: name for name in names}
+
+
+def problem_response_doc(status: int, description: str, *extra: str) -> dict:
+    """A problem answer of ``status``, with the headers every problem (and rate-limited answer) has."""
+    return {
+        "description": description,
+        "headers": headers("Content-Language", "Vary", *extra, *RATE_LIMIT_HEADERS),
+        "content": {PROBLEM_MEDIA_TYPE: {"schema": problem_schema_ref(status)}},
+    }
+
+
+#: Answers any route may give, declared once and referenced by :class:`ContractPlugin`.
+RESPONSES: dict[str, dict] = {
+    "PayloadTooLarge": problem_response_doc(413, "`PAYLOAD_TOO_LARGE`: the body is over `params.limit` bytes."),
+    "UnsupportedMediaType": problem_response_doc(415, "`UNSUPPORTED_MEDIA_TYPE`: a body that is not JSON."),
+    "TooManyRequests": problem_response_doc(429, "`RATE_LIMITED`: wait `Retry-After` seconds.", "Retry-After"),
+    "ServiceUnavailable": problem_response_doc(503, "`SERVICE_UNAVAILABLE` (the database does not answer) "
+                                                 "or `WINNABLE_DEAL_TIMEOUT`: retry after `Retry-After`.",
+                                            "Retry-After"),
+    # Any path answers a method it does not have with 405; OpenAPI cannot attach that to
+    # an operation that does not exist, so it is declared here, for clients and the checks.
+    "MethodNotAllowed": problem_response_doc(405, "`METHOD_NOT_ALLOWED`: `Allow` lists the path's methods.",
+                                          "Allow"),
+    "DEFAULT_ERROR": {"description": "Any other problem; a 5xx other than 503 is a bug.",
+                      "headers": headers("Content-Language", "Vary", *RATE_LIMIT_HEADERS),
+                      "content": {PROBLEM_MEDIA_TYPE: {"schema": ref("Problem")}}},
+    # flask-smorest documents a failed @arguments under the status's name.
+    "BAD_REQUEST": problem_response_doc(400, "`INVALID_REQUEST`: a malformed body, query or header "
+                                             "(see `errors`)."),
+}
+
+
+def register_components(spec) -> None:
+    """Add the shared enums, problem schemas, headers, parameters and answers to ``spec``."""
+    for name, schema in {**ENUMS, **_problem_components()}.items():
+        spec.components.schema(name, component=schema)
+    for name, header in HEADERS.items():
+        spec.components.header(name, header)
+    for name, parameter in PARAMETERS.items():
+        spec.components.parameter(name, parameter["in"], component=parameter)
+    for name, response in RESPONSES.items():
+        spec.components.response(name, response)
+
+
+# -- marshmallow fields that point at a named enum ------------------------------------
+
+
+def ref_attribute(self, field, ret: dict, **kwargs) -> dict:
+    """apispec attribute function: a field with ``metadata["x-ref"]`` becomes a ``$ref`` (+ description)."""
+    name = field.metadata.get("x-ref")
+    if not name:
+        return {}
+    description = ret.get("description")
+    nullable = field.allow_none
+    ret.clear()
+    out: dict = ref(name)
+    if nullable:
+        out = {"anyOf": [out, {"type": "null"}]}
+    if description:
+        out["description"] = description
+    return out
+
+
+# -- the plugin -----------------------------------------------------------------------
+
+
+def _operation_id(endpoint: str, method: str) -> str:
+    """A fallback from the Flask endpoint (``games.legal_moves`` → ``legalMoves``; a MethodView: ``getGames``)."""
+    name = endpoint.rsplit(".", 1)[-1]
+    if name[:1].isupper():
+        return method + name
+    head, *rest = name.split("_")
+    return head + "".join(part.capitalize() for part in rest)
+
+
+def _add(responses: dict, status: int, response) -> None:
+    if status not in responses and str(status) not in responses:
+        responses[status] = response
+
+
+class ContractPlugin(BasePlugin):
+    """Completes every operation: operationId, security, Accept-Language, common answers and headers."""
+
+    def operation_helper(self, path=None, operations=None, **kwargs) -> None:
+        rule = kwargs.get("rule")
+        on_v1 = bool(path and path.startswith("/v1/"))
+        for method, operation in (operations or {}).items():
+            if rule is not None:
+                operation.setdefault("operationId", _operation_id(rule.endpoint, method))
+            operation.setdefault("security", [])  # public unless the route says otherwise
+            parameters = operation.setdefault("parameters", [])
+            if "AcceptLanguage" not in parameters:
+                parameters.append("AcceptLanguage")
+            responses = operation.setdefault("responses", {})
+            if on_v1:
+                _add(responses, 429, "TooManyRequests")
+            if on_v1 or path == "/readyz":
+                _add(responses, 503, "ServiceUnavailable")
+            if method == "post" and on_v1:
+                _add(responses, 413, "PayloadTooLarge")
+                _add(responses, 415, "UnsupportedMediaType")
+            # A replay repeats any stored answer, with Idempotent-Replayed.
+            replayable = any(parameter == "IdempotencyKey" or (isinstance(parameter, dict)
+                                                               and parameter.get("name") == "Idempotency-Key")
+                             for parameter in parameters)
+            for response in responses.values():
+                if not isinstance(response, dict):
+                    continue
+                answer_headers = response.setdefault("headers", {})
+                if replayable and response.get("content"):
+                    answer_headers.setdefault("Idempotent-Replayed", "Idempotent-Replayed")
+                if PROBLEM_MEDIA_TYPE in response.get("content", {}):
+                    answer_headers.setdefault("Content-Language", "Content-Language")
+                    answer_headers.setdefault("Vary", "Vary")
+                if on_v1:
+                    for name in RATE_LIMIT_HEADERS:
+                        answer_headers.setdefault(name, name)
+                if not answer_headers:
+                    del response["headers"]
