@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import request
 
-from . import games, leaderboards, meta, players, solving  # noqa: F401  (solving adds /hint to games)
+from . import feed, games, leaderboards, meta, players, solving  # noqa: F401  (solving adds /hint to games)
 from .problems import ApiProblem, ProblemApi, register_error_handlers
 
 API_DESCRIPTION = """\
@@ -36,7 +36,7 @@ def init_api(app) -> ProblemApi:
         "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
     })
     app.extensions["problem_api"] = api
-    for blueprint in (games.blp, players.blp, leaderboards.blp, meta.blp, meta.probes):
+    for blueprint in (games.blp, feed.blp, players.blp, leaderboards.blp, meta.blp, meta.probes):
         api.register_blueprint(blueprint)
     app.before_request(require_json_body)
     register_error_handlers(app)
