@@ -32,7 +32,7 @@ from ..engine import Game as EngineGame
 from ..engine import GameCode
 from ..engine.deal import DEAL_COUNT
 from ..store import Game, Player
-from ..store.feed import board_tag, read_connection
+from ..store.feed import BOARD_FILTERS, WON, board_tag, read_connection
 from .auth import ID_PATTERN
 from .present import (
     cache_headers,
@@ -135,18 +135,11 @@ class DailySchema(StrictSchema):
 _GAMES = Game.__table__
 _PLAYERS = Player.__table__
 _G = _GAMES.c
-WON = _G.status == literal_column("'won'")
 ORDER = (_G.score.desc(), _G.moves, _G.duration_ms, _G.finished_at, _G.id)
 ENTRY_COLUMNS = (_G.id, _G.code, _G.draw, _G.player_id, _PLAYERS.c.name, _G.score, _G.moves,
                  _G.duration_ms, _G.finished_at)
 #: The filters a board may have, each compared with the bound parameter of its name.
-FILTERS = {
-    "draw": lambda: _G.draw == bindparam("draw"),
-    "code": lambda: _G.code == bindparam("code"),
-    "player": lambda: _G.player_id == bindparam("player"),
-    "since": lambda: _G.finished_at >= bindparam("since"),
-    "until": lambda: _G.finished_at < bindparam("until"),
-}
+FILTERS = BOARD_FILTERS
 # The cursor's position binds as :score, :moves, :ms, :finished and :game.
 _SCORE, _MOVES, _MS, _FINISHED, _GAME = (bindparam(key) for key in CURSOR_KEYS)
 
