@@ -15,7 +15,7 @@ from flask import Response, current_app, request
 from marshmallow import fields, validate
 
 from ..extensions import db
-from ..store.feed import board_tag, feed_page, feed_stream, horizon
+from ..store.feed import board_tag, feed_page, feed_stream, horizon, read_connection
 from ..store.verification import verify
 from .games import get_game
 from .leaderboards import IF_NONE_MATCH, MOMENT_DOC, NOT_MODIFIED_DOC, MomentField
@@ -180,10 +180,11 @@ def finished_games(query):
     if limit > PAGE_LIMIT:
         raise ApiProblem("INVALID_REQUEST", errors={"limit": [
             f"At most {PAGE_LIMIT} a JSON page; an NDJSON stream (Accept: {NDJSON}) takes more."]})
-    tag, _ = board_tag({**filters, "until": until}, settle)
-    if if_none_match(tag):
-        return _vary(not_modified(tag))
-    rows = feed_page(filters, after, until, limit)
+    with read_connection() as connection:
+        tag, _ = board_tag(connection, {**filters, "until": until}, settle)
+        if if_none_match(tag):
+            return _vary(not_modified(tag))
+        rows = feed_page(connection, filters, after, until, limit)
     more = len(rows) > limit
     rows = rows[:limit]
     resume = _encode(rows[-1]) if rows else query.get("cursor")

@@ -245,7 +245,7 @@ def iso_micro(moment: datetime) -> str:
 _PLAYER_EXISTS = select(literal_column("1")).select_from(_PLAYERS).where(_PLAYERS.c.id == bindparam("player"))
 
 
-def leaderboard_page(filters: dict, cursor: str | None, limit: int) -> dict | None:
+def leaderboard_page(connection, filters: dict, cursor: str | None, limit: int) -> dict | None:
     """The answer of a leaderboard endpoint: ``{"items": [...], "next": cursor|null}``.
 
     None when the ``player`` filter names no player (checked only when the page is
@@ -253,11 +253,10 @@ def leaderboard_page(filters: dict, cursor: str | None, limit: int) -> dict | No
     """
     after = _decode(cursor)
     statement, params = page_query(filters, after, limit)
-    with read_connection() as connection:
-        rows = connection.execute(statement, params).all()
-        if not rows and filters.get("player") is not None and connection.execute(
-                _PLAYER_EXISTS, {"player": filters["player"]}).first() is None:
-            return None
+    rows = connection.execute(statement, params).all()
+    if not rows and filters.get("player") is not None and connection.execute(
+            _PLAYER_EXISTS, {"player": filters["player"]}).first() is None:
+        return None
     more = len(rows) > limit
     rows = rows[:limit]
     items = []
@@ -299,10 +298,11 @@ def _board(query: dict, **fixed):
     filters = {**fixed, "player": player, "since": query.get("since"), "until": query.get("until")}
     cursor = query.get("cursor")
     _decode(cursor)  # a malformed cursor is 400 even when the board has not changed
-    tag, empty = board_tag(filters, current_app.config["FEED_SETTLE_MS"])
-    if if_none_match(tag) and not (empty and player is not None):
-        return not_modified(tag)
-    page = leaderboard_page(filters, cursor, query["limit"])
+    with read_connection() as connection:
+        tag, empty = board_tag(connection, filters, current_app.config["FEED_SETTLE_MS"])
+        if if_none_match(tag) and not (empty and player is not None):
+            return not_modified(tag)
+        page = leaderboard_page(connection, filters, cursor, query["limit"])
     if page is None:
         raise ApiProblem("PLAYER_NOT_FOUND", player=player)
     return json_response(page, headers=cache_headers(tag))

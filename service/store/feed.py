@@ -55,7 +55,8 @@ def read_connection(engine: Engine | None = None) -> Connection:
     """A pooled connection for one-statement reads, outside the ORM session.
 
     On PostgreSQL in autocommit: no BEGIN and ROLLBACK round trips around a SELECT
-    that is its own snapshot anyway.
+    that is its own snapshot anyway. A view checks out one for all its reads: each
+    checkout costs the pool's ping, a round trip of its own.
     """
     engine = engine or db.engine
     if engine.dialect.name == "postgresql":
@@ -106,11 +107,11 @@ def feed_query(filters: dict, after: tuple[datetime, str] | None, until: datetim
     return statement, params
 
 
-def feed_page(filters: dict, after: tuple[datetime, str] | None, until: datetime, limit: int) -> list:
+def feed_page(connection: Connection, filters: dict, after: tuple[datetime, str] | None, until: datetime,
+              limit: int) -> list:
     """Up to ``limit`` + 1 feed rows (the extra one tells that another page follows)."""
     statement, params = feed_query(filters, after, until, limit + 1)
-    with read_connection() as connection:
-        return connection.execute(statement, params).all()
+    return connection.execute(statement, params).all()
 
 
 def feed_stream(engine: Engine, filters: dict, after: tuple[datetime, str] | None, until: datetime,
@@ -143,14 +144,13 @@ def tag_statement(filters: tuple[str, ...], postgresql: bool):
     return select(latest.c.finished_at, latest.c.id, recent)
 
 
-def board_tag(filters: dict, settle_ms: int) -> tuple[str, bool]:
+def board_tag(connection: Connection, filters: dict, settle_ms: int) -> tuple[str, bool]:
     """The ETag of a board (its filters: draw, code, player, since, until) and whether it has no win."""
     params = {name: value for name, value in filters.items() if value is not None}
-    with read_connection() as connection:
-        postgresql = connection.dialect.name == "postgresql"
-        if postgresql:
-            params["lag"] = timedelta(milliseconds=settle_ms)
-        row = connection.execute(tag_statement(_shape(params), postgresql), params).first()
+    postgresql = connection.dialect.name == "postgresql"
+    if postgresql:
+        params["lag"] = timedelta(milliseconds=settle_ms)
+    row = connection.execute(tag_statement(_shape(params), postgresql), params).first()
     if row is None:
         key = "empty"
     else:
