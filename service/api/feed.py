@@ -139,27 +139,6 @@ def entry(row) -> dict:
             "finished_at": iso_ms(finished), "line": line}
 
 
-_FEED_DOC = """Won games in the order they finished (then by id), oldest first: everything a
-tool needs to mirror the results, including the players' names and each game's
-`line`. Deal the `code` with the published deal function and replay the `line`
-to check a result offline (or ask `/verification`).
-
-Sync: read the feed from the start (`next` page by page), keep the last
-`resume`, and later send it as `cursor` to get only what finished since. Wins
-arriving between two pages never make an entry repeat or vanish. The feed ends
-`FEED_SETTLE_MS` (2 s by default) before now: a win shows a moment after it
-happened, but a cursor never skips one.
-
-`Accept: application/x-ndjson` streams the same entries, one JSON object a line,
-to the end of the data (or `limit` lines) in constant memory, then ends with a
-line `{"resume", "count", "more"}`; a stream without that last line was cut
-short: resume from your previous cursor (entries are keyed by `id`).
-
-JSON pages carry an `ETag` that changes exactly when a new win enters the feed
-(under its `draw` and `since`), and `Cache-Control: public, max-age=N`;
-`If-None-Match` with the current tag answers 304."""
-
-
 @blp.route("/finished")
 @blp.arguments(FeedQuerySchema(), location="query")
 @blp.response(200, FeedPageSchema)
@@ -169,7 +148,28 @@ JSON pages carry an `ETag` that changes exactly when a new win enters the feed
                   description="A page (JSON), or a stream of entries then the resume line (NDJSON).")
 @blp.problem(400, "INVALID_REQUEST: a malformed draw, since, limit or cursor (see `errors`).")
 def finished_games(query):
-    """List finished games in the order they finished"""
+    """List finished games in the order they finished
+
+    Won games in the order they finished (then by id), oldest first: everything a
+    tool needs to mirror the results, including the players' names and each game's
+    `line`. Deal the `code` with the published deal function and replay the `line`
+    to check a result offline (or ask `/verification`).
+
+    Sync: read the feed from the start (`next` page by page), keep the last
+    `resume`, and later send it as `cursor` to get only what finished since. Wins
+    arriving between two pages never make an entry repeat or vanish. The feed ends
+    `FEED_SETTLE_MS` (2 s by default) before now: a win shows a moment after it
+    happened, but a cursor never skips one.
+
+    `Accept: application/x-ndjson` streams the same entries, one JSON object a line,
+    to the end of the data (or `limit` lines) in constant memory, then ends with a
+    line `{"resume", "count", "more"}`; a stream without that last line was cut
+    short: resume from your previous cursor (entries are keyed by `id`).
+
+    JSON pages carry an `ETag` that changes exactly when a new win enters the feed
+    (under its `draw` and `since`), and `Cache-Control: public, max-age=N`;
+    `If-None-Match` with the current tag answers 304.
+    """
     after = _decode(query.get("cursor"))
     settle = current_app.config["FEED_SETTLE_MS"]
     until = horizon(settle)
@@ -190,9 +190,6 @@ def finished_games(query):
     resume = _encode(rows[-1]) if rows else query.get("cursor")
     body = {"items": [entry(row) for row in rows], "next": resume if more else None, "resume": resume}
     return _vary(json_response(body, headers=cache_headers(tag)))
-
-
-finished_games.__doc__ = f"{finished_games.__doc__}\n\n{_FEED_DOC}"
 
 
 def _vary(response: Response) -> Response:
