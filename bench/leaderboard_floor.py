@@ -3,10 +3,12 @@
 A bare Flask app with the service's URLs for the boards and the feed
 (``bench/leaderboard.py`` drives both under the same gunicorn settings). Each
 request runs, with psycopg on a per-thread autocommit connection, the very SQL
-text the service sends (compiled once from the service's own statements: the
-board's ETag statement, then the page) and builds the same JSON body. No query
-validation, no rate limiter, no pool, no pre-ping, no SQLAlchemy at request time.
-The NDJSON export is a plain psycopg server-side cursor loop.
+the service sends: the connection check (``SELECT 1``: the service's pool pings
+each connection it hands out, as ``bench/baseline_app.py``'s does), then the
+text compiled once from the service's own statements (the board's ETag
+statement, then the page), and builds the same JSON body. No query validation,
+no rate limiter, no pool, no SQLAlchemy at request time. The NDJSON export is a
+plain psycopg server-side cursor loop.
 
     DATABASE_URL=postgresql://… gunicorn -c gunicorn.conf.py --pythonpath bench 'leaderboard_floor:create_app()'
 """
@@ -50,9 +52,11 @@ def execute(conn, kind: str, shape: tuple, params: dict):
 
 
 def connection() -> psycopg.Connection:
+    """This thread's connection, checked with one round trip as the service's pool checks its own."""
     conn = getattr(_local, "conn", None)
     if conn is None or conn.closed:
         conn = _local.conn = psycopg.connect(_url(), autocommit=True)
+    conn.execute("SELECT 1").fetchall()
     return conn
 
 
