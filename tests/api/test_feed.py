@@ -336,3 +336,23 @@ def test_a_late_commit_within_the_settling_delay_changes_the_tag(app, client, da
     finally:
         with settled.app_context():
             db.engine.dispose()
+
+
+def test_headers_of_pages_and_streams(app, client):
+    add_win(app, score=1)
+    page = client.get("/v1/games/finished")
+    assert page.headers["Vary"] == "Accept" and page.headers["ETag"]
+    streamed = client.get("/v1/games/finished", headers={"Accept": NDJSON})
+    assert streamed.headers["Vary"] == "Accept" and streamed.headers["Cache-Control"] == "no-store"
+    assert "ETag" not in streamed.headers
+    # A bad query is a problem document before any line is streamed.
+    problem(client.get("/v1/games/finished?cursor=x", headers={"Accept": NDJSON}), 400, "INVALID_REQUEST")
+
+
+def test_since_and_cursor_together(app, client):
+    old = add_win(app, score=1, finished=T0 - timedelta(days=3))
+    first, second = (add_win(app, score=1, finished=T0 + timedelta(minutes=m)) for m in (1, 2))
+    page = feed(client, since="2026-11-01", limit=1)
+    assert ids(page["items"]) == [first]
+    assert ids(feed(client, since="2026-11-01", cursor=page["next"])["items"]) == [second]
+    assert old not in ids(stream(client, since="2026-11-01")[0])
