@@ -268,7 +268,7 @@ def compare(label: str, sides: dict, args) -> dict:
     names = list(sides)
     for name in names:  # warm up: imports, connections, prepared statements
         port, path, headers, expect = sides[name]
-        hammer(port, path, headers, expect, args.clients, 1.0)
+        hammer(port, path, headers, expect, args.clients, args.warmup)
     rounds: dict[str, list[Result]] = {name: [] for name in names}
     for number in range(args.rounds):
         for name in (names if number % 2 == 0 else names[::-1]):
@@ -403,6 +403,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--duration", type=float, default=5.0)
     parser.add_argument("--export-rounds", type=int, default=2)
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds of load on each side before a case")
     parser.add_argument("--admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     parser.add_argument("--url", help="measure a database kept by an earlier --keep run (no load)")
