@@ -1,60 +1,76 @@
-"""Leaderboard queries through the API against the same SQL run directly (a report, not a test).
+"""Leaderboard reads and the finished-games feed against their floor, on PostgreSQL (a report, not a test).
 
-Creates a scratch PostgreSQL database, migrates it with ``flask db upgrade``, loads
-``--games`` won games (default 1,000,000; plus 10 % games still being played, which
-the partial indexes leave out) with COPY, then measures, alternating and taking
-medians:
+Creates a scratch PostgreSQL database, migrates it, loads ``--games`` won games
+(default 1,000,000; plus 10 % still being played, which the partial indexes leave
+out) with one ``INSERT … SELECT generate_series`` each for players and games, then
+serves it twice under the same ``gunicorn.conf.py`` (2 workers x 4 threads): the
+service, and ``bench/leaderboard_floor.py``, a bare Flask app that runs the same
+SQL text (the board's ETag statement, then the page) with psycopg and builds the
+same JSON. Alternating rounds, 8 keep-alive clients (reconnecting every 50
+requests so that both workers get a share), medians of the round-pair ratios:
 
-* top 50 of draw 1 (``/v1/leaderboard?draw=1``),
-* draw 1 within a 30-day window (``?draw=1&since=…&until=…``),
-* one player's best wins (``?player=…``),
-* page 2 of the top 50 (whose ranks cost two COUNTs inside the same statement),
+* the top-50 board, a deep page (a cursor 10,000 entries down), the daily deal's
+  board (2 % of the wins are on one code) and a feed page from the middle of the
+  feed: service / floor req/s, target >= 0.7;
+* the 304 path (``If-None-Match`` with the current tag) against the 200 path of
+  the top-50 board, both on the service: target >= 3;
+* the NDJSON export of every won game (``Accept: application/x-ndjson``) against
+  a bare psycopg server-side cursor loop streaming the same rows as the same
+  NDJSON: rows/s, target >= 0.5, and the serving worker's resident memory growth
+  (``VmRSS``, sampled every 20 ms), target <= 50 MB.
 
-each through the Flask app as served (test client: routing, query parsing, the
-rate limiter, the pooled connection and its pre-ping, SQLAlchemy, JSON; also
-without the limiter and without pre-ping) and as the very statement the view
-executes (same SQL text, same parameters, same rows) with psycopg. Prints the
-load time, the medians of alternating runs and the ratio (target: API <= 2x raw
-SQL), and each query's ``EXPLAIN ANALYZE`` plan, flagging any sequential scan.
-Run ``python bench/leaderboard.py`` (``--games 100000`` for a short run). The
-scratch database is dropped at the end unless ``--keep``; ``--url`` measures a
-kept one again.
+Each game's ``line`` is one of a few real winning lines found by the solver; the
+codes are random (so the lines do not replay their codes: speed only). Prints
+each case's req/s, p50 and p99 on both sides. Servers listen on 127.0.0.1 ports
+18160-18161 and are stopped at the end; the scratch database is dropped unless
+``--keep`` (``--url`` measures a kept one again, without loading)::
+
+    python bench/leaderboard.py                      # 1,000,000 games, 3 rounds of 5 s
+    python bench/leaderboard.py --games 100000 --rounds 2 --duration 3
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import http.client
 import os
-import random
+import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import uuid
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 import psycopg  # noqa: E402
+from api_load import Result  # noqa: E402
 
-from service import create_app  # noqa: E402
-from service.api.leaderboards import _decode, leaderboard_page, page_query  # noqa: E402
-from service.engine import GameCode  # noqa: E402
-from service.extensions import db  # noqa: E402
+from service.engine import Game, GameCode  # noqa: E402
 
-NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
-COLUMNS = ("id", "code", "deal", "draw", "player_id", "token_hash", "status", "score", "moves", "undos",
-           "version", "hints", "winnable", "state", "created_at", "updated_at", "finished_at", "duration_ms")
+PORTS = {"service": 18160, "floor": 18161}
+APPS = {
+    "service": ["service:create_app()"],
+    "floor": ["--pythonpath", str(ROOT / "bench"), "leaderboard_floor:create_app()"],
+}
+LINE_DEALS = 6  # distinct real winning lines
+DEPTH = 10_000  # the deep page starts after this many entries (half the wins in a small run)
+
+
+# -- data -------------------------------------------------------------------------------
 
 
 def create_database(admin_url: str) -> tuple[str, str]:
     name = f"solitaire_bench_lb_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(admin_url, autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
-    base = admin_url.rsplit("/", 1)[0]
-    return name, f"{base}/{name}"
+    return name, f"{admin_url.rsplit('/', 1)[0]}/{name}"
 
 
 def drop_database(admin_url: str, name: str) -> None:
@@ -62,179 +78,357 @@ def drop_database(admin_url: str, name: str) -> None:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def migrate(sqlalchemy_url: str) -> None:
-    env = {**os.environ, "DATABASE_URL": sqlalchemy_url}
+def migrate(url: str) -> None:
+    env = {**os.environ, "DATABASE_URL": sqlalchemy_url(url)}
     subprocess.run([sys.executable, "-m", "flask", "--app", "service", "db", "upgrade"], cwd=ROOT, env=env,
                    check=True, capture_output=True)
 
 
-def load(url: str, games: int, players: int, rng: random.Random) -> tuple[float, list[str]]:
-    """COPY players and games; return the seconds it took (ANALYZE included) and the player ids."""
+def sqlalchemy_url(url: str) -> str:
+    return url.replace("postgresql://", "postgresql+psycopg://", 1)
+
+
+def winning_lines(count: int) -> list[str]:
+    """Real winning lines (notation, space-separated) of the first deals the solver wins quickly."""
+    from service.solver import solve
+
+    lines, deal = [], 0
+    while len(lines) < count and deal < 200:
+        solution = solve(Game.from_code(GameCode(draw=1, deal=deal)), budget_ms=2000)
+        if solution.verdict == "winnable":
+            lines.append(" ".join(str(action) for action in solution.line))
+        deal += 1
+    return lines
+
+
+def load(url: str, games: int, players: int, daily: str, lines: list[str]) -> float:
+    """Players and games with set-based SQL (the indexes maintained as rows arrive); seconds taken."""
     start = time.perf_counter()
-    player_ids = [f"bp{n:08d}" for n in range(players)]
-    with psycopg.connect(url) as connection, connection.cursor() as cursor:
-        with cursor.copy("COPY players (id, name, token_hash, created_at) FROM STDIN") as copy:
-            for n, player in enumerate(player_ids):
-                copy.write_row((player, f"player {n}", f"{n:064x}", NOW - timedelta(days=400)))
-        total = games + games // 10
-        with cursor.copy(f"COPY games ({', '.join(COLUMNS)}) FROM STDIN") as copy:
-            for n in range(total):
-                won = n < games
-                draw = 1 if rng.random() < 0.7 else 3
-                deal = rng.randrange(200_000)
-                # A few players play a lot (Zipf-like), a fifth of the games are anonymous.
-                player = None if rng.random() < 0.2 else player_ids[min(int(rng.paretovariate(1.2)) - 1,
-                                                                        players - 1)]
-                score = max(0, int(rng.gauss(700, 150))) if won else rng.randrange(400)
-                moves = rng.randrange(90, 400)
-                ms = rng.randrange(60_000, 3_600_000)
-                finished = NOW - timedelta(seconds=rng.randrange(365 * 86400), microseconds=rng.randrange(10**6))
-                created = finished - timedelta(milliseconds=ms)
-                copy.write_row((
-                    f"bg{n:014d}", str(GameCode(draw=draw, deal=deal)), deal, draw, player,
-                    None, "won" if won else "playing", score, moves, 0, moves, 0, None, "{}", created,
-                    finished if won else created, finished if won else None, ms if won else None,
-                ))
+    with psycopg.connect(url) as connection:
+        connection.execute(
+            "INSERT INTO players (id, name, token_hash, created_at) "
+            "SELECT 'bp' || lpad(n::text, 8, '0'), 'player ' || n, md5(n::text) || md5((n + 1)::text), "
+            "now() - interval '400 days' FROM generate_series(0, %(players)s - 1) AS n", {"players": players})
+        # A fifth anonymous; the rest Zipf-like (a few players win a lot); 2 % of wins on the daily deal.
+        connection.execute("""
+            INSERT INTO games (id, code, deal, draw, player_id, token_hash, status, score, moves, undos, version,
+                               hints, winnable, state, created_at, updated_at, finished_at, duration_ms, line)
+            SELECT 'bg' || lpad(n::text, 14, '0'), g.code, 0, g.draw,
+                   CASE WHEN random() < 0.2 THEN NULL
+                        ELSE 'bp' || lpad(floor(%(players)s * power(random(), 4))::int::text, 8, '0') END,
+                   NULL, g.status, g.score, g.moves, g.undos, g.moves + g.undos, 0, NULL, '{}'::jsonb,
+                   g.finished - make_interval(secs => g.ms / 1000.0), g.finished,
+                   CASE WHEN g.status = 'won' THEN g.finished END,
+                   CASE WHEN g.status = 'won' THEN g.ms END,
+                   CASE WHEN g.status = 'won' THEN (%(lines)s::text[])[1 + n %% %(k)s] END
+            FROM generate_series(1, %(total)s) AS n,
+            LATERAL (SELECT
+                CASE WHEN n > %(games)s THEN 'playing' ELSE 'won' END AS status,
+                CASE WHEN random() < 0.02 THEN %(daily)s
+                     ELSE 'TF1-D' || d.draw || 'N-' || chr(65 + (random() * 25)::int) || 'AAAA'
+                          || chr(65 + (random() * 25)::int) || chr(65 + (random() * 25)::int) END AS code,
+                d.draw,
+                greatest(0, (700 + 150 * (random() + random() + random() - 1.5) * 2)::int) AS score,
+                90 + (random() * 310)::int AS moves, (random() * 3)::int AS undos,
+                60000 + (random() * 3540000)::bigint AS ms,
+                timestamptz '2026-11-29 12:00Z' - make_interval(secs => random() * 365 * 86400) AS finished
+                FROM (SELECT CASE WHEN random() < 0.7 THEN 1 ELSE 3 END AS draw, n AS seed) AS d) AS g
+        """, {"players": players, "games": games, "total": games + games // 10, "daily": daily,
+              "lines": lines, "k": len(lines)})
         connection.commit()
         connection.autocommit = True
-        cursor.execute("VACUUM ANALYZE games")
-        cursor.execute("ANALYZE players")
-    return time.perf_counter() - start, player_ids
+        connection.execute("VACUUM ANALYZE games")
+        connection.execute("ANALYZE players")
+    return time.perf_counter() - start
 
 
-def busiest_player(url: str) -> str:
+def positions(url: str, daily: str) -> dict:
+    """Cursors deep in the board and in the middle of the feed, and the number of wins."""
+    from service.api.feed import _encode as feed_cursor
+    from service.api.leaderboards import _encode as board_cursor
+
     with psycopg.connect(url) as connection:
-        return connection.execute(
-            "SELECT player_id FROM games WHERE status = 'won' AND player_id IS NOT NULL "
-            "GROUP BY player_id ORDER BY count(*) DESC LIMIT 1 OFFSET 5").fetchone()[0]
+        wins = connection.execute("SELECT count(*) FROM games WHERE status = 'won'").fetchone()[0]
+        score, moves, ms, finished, game = connection.execute(
+            "SELECT score, moves, duration_ms, finished_at, id FROM games WHERE status = 'won' "
+            "ORDER BY score DESC, moves, duration_ms, finished_at, id OFFSET %s LIMIT 1",
+            (min(DEPTH, wins // 2) - 1,)).fetchone()
+        at, middle = connection.execute(
+            "SELECT finished_at, id FROM games WHERE status = 'won' ORDER BY finished_at, id "
+            "OFFSET %s LIMIT 1", (wins // 2,)).fetchone()
+        daily_wins = connection.execute("SELECT count(*) FROM games WHERE status = 'won' AND code = %s",
+                                        (daily,)).fetchone()[0]
+
+    class Row:  # what feed_cursor reads
+        finished_at, id = at, middle
+
+    return {"deep": board_cursor(score, moves, ms, finished, game), "feed": feed_cursor(Row), "wins": wins,
+            "daily_wins": daily_wins}
 
 
-def compiled(statement, params: dict, dialect) -> tuple[str, dict]:
-    """The SQL text and parameters SQLAlchemy sends to psycopg for this statement."""
-    query = statement.compile(dialect=dialect)
-    return str(query), query.construct_params(params)
+# -- servers and load ----------------------------------------------------------------------
+
+
+def start(app: str, url: str) -> subprocess.Popen:
+    env = {**os.environ, "DATABASE_URL": sqlalchemy_url(url), "BIND": f"127.0.0.1:{PORTS[app]}",
+           "RATELIMIT_DEFAULT": "100000000 per minute"}
+    env.pop("ACCESS_LOG", None)
+    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", *APPS[app]],
+                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{app}: gunicorn exited with {process.returncode}: {process.stderr.read()[-2000:]}")
+        with contextlib.suppress(OSError):
+            conn = http.client.HTTPConnection("127.0.0.1", PORTS[app], timeout=2)
+            conn.request("GET", "/healthz")
+            conn.getresponse().read()
+            conn.close()
+            return process
+        time.sleep(0.2)
+    stop(process)
+    raise RuntimeError(f"{app}: no answer on port {PORTS[app]}")
+
+
+def stop(process: subprocess.Popen) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(15)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def get(conn: http.client.HTTPConnection, path: str, headers: dict) -> tuple[int, bytes, dict]:
+    conn.request("GET", path, headers=headers)
+    response = conn.getresponse()
+    return response.status, response.read(), dict(response.getheaders())
+
+
+def hammer(port: int, path: str, headers: dict, expect: int, clients: int, duration: float,
+           reconnect: int = 50) -> Result:
+    """``clients`` threads GET ``path`` for ``duration`` seconds; answers with status ``expect`` count."""
+    result = Result()
+    lock = threading.Lock()
+    gate = threading.Barrier(clients + 1)
+    deadline = [0.0]
+
+    def client() -> None:
+        latencies, good, errors, sent = [], 0, 0, 0
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        gate.wait()
+        try:
+            while time.perf_counter() < deadline[0]:
+                began = time.perf_counter()
+                try:
+                    status, _, _ = get(conn, path, headers)
+                except (OSError, http.client.HTTPException):
+                    conn.close()
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+                    errors += 1
+                    continue
+                latencies.append(time.perf_counter() - began)
+                if status == expect:
+                    good += 1
+                else:
+                    errors += 1
+                sent += 1
+                if sent % reconnect == 0:
+                    conn.close()
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        finally:
+            conn.close()
+            with lock:
+                result.latencies.extend(latencies)
+                result.answers += good
+                result.errors += errors
+
+    threads = [threading.Thread(target=client, daemon=True) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    began = time.perf_counter()
+    deadline[0] = began + duration
+    gate.wait()
+    for thread in threads:
+        thread.join()
+    result.seconds = time.perf_counter() - began
+    return result
+
+
+def summary(results: list[Result]) -> dict:
+    merged = Result(latencies=[x for r in results for x in r.latencies])
+    return {"rate": statistics.median(r.rate for r in results), "p50": merged.percentile(50),
+            "p99": merged.percentile(99), "errors": sum(r.errors for r in results)}
+
+
+def compare(label: str, sides: dict, args) -> dict:
+    """Alternating rounds of each side ({name: (port, path, headers, expected status)}); the ratio a/b."""
+    names = list(sides)
+    for name in names:  # warm up: imports, connections, prepared statements
+        port, path, headers, expect = sides[name]
+        hammer(port, path, headers, expect, args.clients, args.warmup)
+    rounds: dict[str, list[Result]] = {name: [] for name in names}
+    for number in range(args.rounds):
+        for name in (names if number % 2 == 0 else names[::-1]):
+            port, path, headers, expect = sides[name]
+            rounds[name].append(hammer(port, path, headers, expect, args.clients, args.duration))
+    stats = {name: summary(results) for name, results in rounds.items()}
+    ratio = statistics.median(a.rate / b.rate for a, b in zip(rounds[names[0]], rounds[names[1]], strict=True))
+    for name in names:
+        s = stats[name]
+        print(f"  {label:24} {name:12} {s['rate']:8.0f} req/s  p50 {s['p50']:7.2f} ms  p99 {s['p99']:7.2f} ms"
+              f"  errors {s['errors']}", flush=True)
+    return {"ratio": ratio, **stats}
+
+
+def worker_pids(master: int) -> list[int]:
+    with contextlib.suppress(OSError):
+        text = Path(f"/proc/{master}/task/{master}/children").read_text()
+        return [int(pid) for pid in text.split()]
+    return []
+
+
+def rss_kb(pid: int) -> int:
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def export(port: int, master: int) -> dict:
+    """Stream the whole NDJSON feed once: rows/s and the largest growth of a worker's resident memory."""
+    pids = worker_pids(master)
+    before = {pid: rss_kb(pid) for pid in pids}
+    peak = dict(before)
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            for pid in pids:
+                peak[pid] = max(peak[pid], rss_kb(pid))
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+    began = time.perf_counter()
+    conn.request("GET", "/v1/games/finished", headers={"Accept": "application/x-ndjson"})
+    response = conn.getresponse()
+    lines, tail = 0, b""
+    while chunk := response.read(1 << 16):
+        lines += chunk.count(b"\n")
+        tail = (tail + chunk)[-4096:]
+    seconds = time.perf_counter() - began
+    conn.close()
+    done.set()
+    sampler.join()
+    last = tail.rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    assert response.status == 200 and b'"resume"' in last, (response.status, last[:200])
+    rows = lines - 1
+    growth = max((peak[pid] - before[pid] for pid in pids), default=0) / 1024
+    return {"rows": rows, "seconds": seconds, "rate": rows / seconds, "growth_mb": growth}
+
+
+# -- the run -------------------------------------------------------------------------------
+
+
+def run(url: str, args, daily: str) -> None:
+    print(f"load average (1 min) at the start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
+    where = positions(url, daily)
+    print(f"{where['wins']:,} wins; daily deal {daily} has {where['daily_wins']:,}", flush=True)
+    processes = {}
+    try:
+        for app in APPS:
+            processes[app] = start(app, url)
+        cases = {
+            "top-50 board": "/v1/leaderboard?limit=50",
+            "deep page (10,000 down)": f"/v1/leaderboard?limit=50&cursor={quote(where['deep'])}",
+            "daily deal's board": f"/v1/deals/{daily}/leaderboard?limit=50",
+            "feed page (middle)": f"/v1/games/finished?limit=50&cursor={quote(where['feed'])}",
+        }
+        print(f"\n{args.clients} clients, gunicorn.conf.py (2 workers x 4 threads), {args.rounds} alternating "
+              f"rounds of {args.duration:.0f} s; median of the round-pair ratios\n", flush=True)
+        results = {}
+        for label, path in cases.items():
+            check = {app: get(http.client.HTTPConnection("127.0.0.1", PORTS[app], timeout=60), path, {})
+                     for app in APPS}
+            assert check["service"][0] == check["floor"][0] == 200, {app: c[0] for app, c in check.items()}
+            assert check["service"][1] == check["floor"][1], f"{label}: the two bodies differ"
+            results[label] = compare(label, {app: (PORTS[app], path, {}, 200) for app in APPS}, args)
+        top = cases["top-50 board"]
+        tag = get(http.client.HTTPConnection("127.0.0.1", PORTS["service"], timeout=60), top, {})[2]["ETag"]
+        not_modified = compare("top-50: 304 vs 200", {
+            "service 304": (PORTS["service"], top, {"If-None-Match": tag}, 304),
+            "service 200": (PORTS["service"], top, {}, 200)}, args)
+        if args.export_rounds:
+            print("\nNDJSON export of every won game (one stream at a time)", flush=True)
+        for app in APPS if args.export_rounds else ():  # warm up the stream path
+            for _ in range(4):
+                get(http.client.HTTPConnection("127.0.0.1", PORTS[app], timeout=60), "/v1/games/finished?limit=500",
+                    {"Accept": "application/x-ndjson"})
+        exports: dict[str, list[dict]] = {app: [] for app in APPS}
+        for number in range(args.export_rounds):  # 0: no export
+            for app in (list(APPS) if number % 2 == 0 else list(APPS)[::-1]):
+                outcome = export(PORTS[app], processes[app].pid)
+                exports[app].append(outcome)
+                print(f"  {app:8} {outcome['rows']:,} rows in {outcome['seconds']:.1f} s: "
+                      f"{outcome['rate']:,.0f} rows/s, worker RSS growth {outcome['growth_mb']:.1f} MB", flush=True)
+    finally:
+        for process in processes.values():
+            stop(process)
+    print("\nratios (target)")
+    for label, result in results.items():
+        verdict = "ok" if result["ratio"] >= 0.7 else "BELOW TARGET"
+        print(f"  {label:24} service/floor {result['ratio']:.2f} (>= 0.70) {verdict}")
+    verdict = "ok" if not_modified["ratio"] >= 3 else "BELOW TARGET"
+    print(f"  {'304 path':24} 304/200       {not_modified['ratio']:.2f} (>= 3.00) {verdict}")
+    if exports["service"]:
+        ratio = statistics.median(s["rate"] / f["rate"] for s, f in zip(exports["service"], exports["floor"],
+                                                                        strict=True))
+        growth = max(outcome["growth_mb"] for outcome in exports["service"])
+        verdict = "ok" if ratio >= 0.5 and growth <= 50 else "BELOW TARGET"
+        print(f"  {'NDJSON export':24} service/floor {ratio:.2f} rows/s (>= 0.50), service RSS growth "
+              f"{growth:.1f} MB (<= 50) {verdict}")
+    print(f"load average (1 min) at the end: {os.getloadavg()[0]:.1f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--players", type=int, default=20_000)
-    parser.add_argument("--rounds", type=int, default=300)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--duration", type=float, default=5.0)
+    parser.add_argument("--export-rounds", type=int, default=2)
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds of load on each side before a case")
     parser.add_argument("--admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     parser.add_argument("--url", help="measure a database kept by an earlier --keep run (no load)")
     args = parser.parse_args()
-    rng = random.Random(5)
-
+    daily = str(GameCode(draw=1, deal=123_456))
     if args.url:
-        run(args.url, args.url.replace("postgresql://", "postgresql+psycopg://", 1), args.rounds)
+        run(args.url, args, daily)
         return
     name, url = create_database(args.admin_url)
-    sqlalchemy_url = url.replace("postgresql://", "postgresql+psycopg://", 1)
-    print(f"scratch database {name}")
+    print(f"scratch database {name}", flush=True)
     try:
-        migrate(sqlalchemy_url)
-        seconds, _players = load(url, args.games, args.players, rng)
-        print(f"loaded {args.games:,} won + {args.games // 10:,} playing games with COPY "
-              f"(6 indexes maintained, VACUUM ANALYZE included): {seconds:.1f} s")
-        run(url, sqlalchemy_url, args.rounds)
+        migrate(url)
+        lines = winning_lines(LINE_DEALS)
+        print(f"{len(lines)} real winning lines, {min(map(len, lines))}-{max(map(len, lines))} characters",
+              flush=True)
+        seconds = load(url, args.games, args.players, daily, lines)
+        print(f"loaded {args.games:,} won + {args.games // 10:,} playing games with INSERT ... SELECT "
+              f"(10 indexes maintained, VACUUM ANALYZE included): {seconds:.1f} s", flush=True)
+        run(url, args, daily)
     finally:
         if args.keep:
             print(f"kept {url} (measure it again with --url)")
         else:
             drop_database(args.admin_url, name)
 
-
-# A limit the bench never reaches: the limiter does all its work on every request, as served.
-UNREACHED = "100000000 per minute"
-
-SIDES = """\
-API     GET through the Flask test client of the app as served: routing, query-string
-        parsing, the per-address rate limit (memory storage; limit set out of reach),
-        a pooled connection (pool_pre_ping: one SELECT 1 round trip per checkout), the
-        statement (SQLAlchemy compiled cache), rows to JSON, the response.
-no-lim  the same with RATELIMIT_ENABLED false.
-no-ping the same as API without pool_pre_ping.
-view    the service's data path alone: leaderboard_page() called in an app context
-        (pooled connection with its ping, the statement, rows to dicts), no HTTP.
-SQL     the API's statement: the SQL text and parameters SQLAlchemy sends, executed and
-        fetched (all rows: limit + 1) with psycopg on one open autocommit connection.
-Both sides use psycopg's default prepare_threshold (prepared after 5 executions).
-Medians of alternating runs; target API <= 2x SQL."""
-
-
-def run(url: str, sqlalchemy_url: str, rounds: int) -> None:
-    apps = {
-        "API": create_app({"DATABASE_URL": sqlalchemy_url, "RATELIMIT_DEFAULT": UNREACHED}),
-        "no-lim": create_app({"DATABASE_URL": sqlalchemy_url, "RATELIMIT_ENABLED": False}),
-        "no-ping": create_app({"DATABASE_URL": sqlalchemy_url, "RATELIMIT_DEFAULT": UNREACHED,
-                               "SQLALCHEMY_ENGINE_OPTIONS": {}}),
-    }
-    clients = {name: app.test_client() for name, app in apps.items()}
-    client = clients["API"]
-    player = busiest_player(url)
-    since, until = NOW - timedelta(days=60), NOW - timedelta(days=30)
-    first = client.get("/v1/leaderboard?draw=1&limit=50").get_json()
-    cases = [
-        ("top 50, draw 1", "/v1/leaderboard?draw=1&limit=50", {"draw": 1}, None),
-        ("draw 1, 30-day window", f"/v1/leaderboard?draw=1&limit=50&since={since:%Y-%m-%dT%H:%M:%SZ}"
-         f"&until={until:%Y-%m-%dT%H:%M:%SZ}", {"draw": 1, "since": since, "until": until}, None),
-        ("one player's wins", f"/v1/leaderboard?player={player}&limit=50", {"player": player}, None),
-        ("page 2, draw 1", f"/v1/leaderboard?draw=1&limit=50&cursor={first['next']}", {"draw": 1},
-         first["next"]),
-    ]
-    with apps["API"].app_context():
-        dialect = db.engine.dialect
-    print(f"\n{SIDES}\n")
-    header = "".join(f"{name:>9}" for name in [*clients, "view"])
-    print(f"{'query':22} {'rows':>4}{header} {'SQL':>8} {'ratio':>6}  (ms, medians of {rounds})")
-    with psycopg.connect(url, autocommit=True) as raw:
-        for label, path, filters, cursor in cases:
-            with apps["API"].test_request_context():
-                statement, params = page_query(filters, _decode(cursor), 50)
-            sql, values = compiled(statement, params, dialect)
-            body = client.get(path).get_json()
-            rows = len(raw.execute(sql, values).fetchall())
-            # The same rows: the page plus the one that tells whether another page follows.
-            assert rows == len(body["items"]) + (body["next"] is not None), (rows, len(body["items"]))
-            times: dict[str, list[float]] = {name: [] for name in [*clients, "view", "SQL"]}
-            for _ in range(10):  # warm every side (and let psycopg prepare on both)
-                for each in clients.values():
-                    each.get(path)
-                raw.execute(sql, values).fetchall()
-            for _ in range(rounds):
-                for name, each in clients.items():
-                    start = time.perf_counter()
-                    response = each.get(path)
-                    times[name].append(time.perf_counter() - start)
-                    assert response.status_code == 200, response.status_code
-                with apps["API"].app_context():
-                    start = time.perf_counter()
-                    leaderboard_page(filters, cursor, 50)
-                    times["view"].append(time.perf_counter() - start)
-                start = time.perf_counter()
-                raw.execute(sql, values).fetchall()
-                times["SQL"].append(time.perf_counter() - start)
-            medians = {name: statistics.median(each) * 1000 for name, each in times.items()}
-            api, sql_ms = medians["API"], medians["SQL"]
-            flag = "" if api <= 2 * sql_ms else "  > 2x"
-            cells = "".join(f"{medians[name]:9.3f}" for name in [*clients, "view"])
-            print(f"{label:22} {rows:4d}{cells} {sql_ms:8.3f} {api / sql_ms:6.2f}{flag}"
-                  f"  (view/SQL {medians['view'] / sql_ms:.2f})")
-            case_plans.append((label, sql, values))
-        print()
-        for label, sql, values in case_plans:
-            plan = [line for (line,) in raw.execute(f"EXPLAIN (ANALYZE, BUFFERS) {sql}", values).fetchall()]
-            seq = any("Seq Scan" in line for line in plan)
-            print(f"-- {label}: {'SEQ SCAN!' if seq else 'index scans only'}")
-            print("\n".join(plan))
-            print()
-    for each in apps.values():
-        with each.app_context():
-            db.engine.dispose()
-
-
-case_plans: list = []
 
 if __name__ == "__main__":
     main()

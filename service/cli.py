@@ -7,32 +7,15 @@ import yaml
 from flask import current_app
 from sqlalchemy import select
 
-from .engine import Rejection, replay
 from .extensions import db
 from .solver.commands import solve_command
-from .store import Action, Game
+from .store import Game
+from .store.verification import describe, verify
 
 
 def verify_game(row: Game) -> list[str]:
     """What differs between a stored game and the replay of its history from its code."""
-    notations = db.session.execute(
-        select(Action.notation).where(Action.game_id == row.id).order_by(Action.seq)
-    ).scalars().all()
-    try:
-        replayed = replay(row.code, notations)
-    except Rejection as rejection:
-        return [f"history does not replay: {rejection.code} {rejection.params}"]
-    problems = []
-    if replayed.to_state() != row.state:
-        problems.append("stored state differs from the replay")
-    columns = {"score": replayed.score, "moves": replayed.moves, "undos": replayed.undos,
-               "version": replayed.version, "status": replayed.status}
-    for name, value in columns.items():
-        if getattr(row, name) != value:
-            problems.append(f"{name} column is {getattr(row, name)!r}, replay gives {value!r}")
-    if len(notations) != replayed.version:
-        problems.append(f"{len(notations)} history rows for version {replayed.version}")
-    return problems
+    return [describe(difference) for difference in verify(row)["differences"]]
 
 
 @click.command("verify")

@@ -19,6 +19,11 @@ def from_environment() -> dict:
         # Bounds a hint's memory whatever its time budget (1.2M positions: about 35 MB of tables).
         "SOLVER_HINT_MAX_NODES": _int("SOLVER_HINT_MAX_NODES", 1_200_000),
         "WINNABLE_DEAL_DEADLINE_MS": _int("WINNABLE_DEAL_DEADLINE_MS", 5000),
+        # The feed ends this long before now, so that a win stamped earlier but committed
+        # later is never skipped by a cursor (see service/store/feed.py).
+        "FEED_SETTLE_MS": _int("FEED_SETTLE_MS", 2000),
+        # Cache-Control max-age (seconds) of the leaderboards and the feed's pages.
+        "BOARD_MAX_AGE": _int("BOARD_MAX_AGE", 5),
         "RATELIMIT_ENABLED": os.environ.get("RATELIMIT_ENABLED", "1") not in ("0", "false", "no"),
         "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
         # Generous defaults: no player (nor a client's test suite on one address) comes

@@ -7,7 +7,7 @@ from pathlib import Path
 import flask_swagger_ui
 from flask import request, send_from_directory
 
-from . import games, leaderboards, meta, players, solving  # noqa: F401  (solving adds /hint to games)
+from . import feed, games, leaderboards, meta, players, solving  # noqa: F401  (solving adds /hint to games)
 from .problems import ApiProblem, ProblemApi, register_error_handlers
 
 API_DESCRIPTION = """\
@@ -66,7 +66,7 @@ def init_api(app) -> ProblemApi:
     })
     app.add_url_rule("/docs/assets/<path:filename>", "docs_assets", docs_assets)
     app.extensions["problem_api"] = api
-    for blueprint in (games.blp, players.blp, leaderboards.blp, meta.blp, meta.probes):
+    for blueprint in (games.blp, feed.blp, players.blp, leaderboards.blp, meta.blp, meta.probes):
         api.register_blueprint(blueprint)
     app.before_request(require_json_body)
     register_error_handlers(app)

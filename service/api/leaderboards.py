@@ -24,16 +24,25 @@ import inspect
 from datetime import UTC, date, datetime, time
 from functools import cache, lru_cache
 
+from flask import current_app
 from marshmallow import ValidationError, fields, validate
 from sqlalchemy import Integer, and_, bindparam, func, literal_column, or_, select
 
 from ..engine import Game as EngineGame
 from ..engine import GameCode
 from ..engine.deal import DEAL_COUNT
-from ..extensions import db
 from ..store import Game, Player
+from ..store.feed import BOARD_FILTERS, WON, board_tag, read_connection
 from .auth import ID_PATTERN
-from .present import decode_cursor, encode_cursor, iso, json_response
+from .present import (
+    cache_headers,
+    decode_cursor,
+    encode_cursor,
+    if_none_match,
+    iso_ms,
+    json_response,
+    not_modified,
+)
 from .problems import ApiProblem, Blueprint
 from .schemas import StrictSchema
 
@@ -65,13 +74,13 @@ class MomentField(fields.String):
         return moment.astimezone(UTC)
 
 
-_MOMENT_DOC = "ISO 8601 date-time with a time zone (e.g. `2026-11-29T18:00:00Z`) or a date (midnight UTC)."
+MOMENT_DOC = "ISO 8601 date-time with a time zone (e.g. `2026-11-29T18:00:00Z`) or a date (midnight UTC)."
 
 
 class DealBoardQuerySchema(StrictSchema):
-    since = MomentField(metadata={"description": f"Wins at or after this moment. {_MOMENT_DOC}",
+    since = MomentField(metadata={"description": f"Wins at or after this moment. {MOMENT_DOC}",
                                   "example": "2026-11-29T00:00:00Z"})
-    until = MomentField(metadata={"description": f"Wins before this moment. {_MOMENT_DOC}",
+    until = MomentField(metadata={"description": f"Wins before this moment. {MOMENT_DOC}",
                                   "example": "2026-11-30"})
     player = fields.String(validate=validate.Regexp(ID_PATTERN, error="Not a player id."),
                            metadata={"description": "Only this player's wins (an unknown player is 404)."})
@@ -128,18 +137,11 @@ class DailySchema(StrictSchema):
 _GAMES = Game.__table__
 _PLAYERS = Player.__table__
 _G = _GAMES.c
-WON = _G.status == literal_column("'won'")
 ORDER = (_G.score.desc(), _G.moves, _G.duration_ms, _G.finished_at, _G.id)
 ENTRY_COLUMNS = (_G.id, _G.code, _G.draw, _G.player_id, _PLAYERS.c.name, _G.score, _G.moves,
                  _G.duration_ms, _G.finished_at)
 #: The filters a board may have, each compared with the bound parameter of its name.
-FILTERS = {
-    "draw": lambda: _G.draw == bindparam("draw"),
-    "code": lambda: _G.code == bindparam("code"),
-    "player": lambda: _G.player_id == bindparam("player"),
-    "since": lambda: _G.finished_at >= bindparam("since"),
-    "until": lambda: _G.finished_at < bindparam("until"),
-}
+FILTERS = BOARD_FILTERS
 # The cursor's position binds as :score, :moves, :ms, :finished and :game.
 _SCORE, _MOVES, _MS, _FINISHED, _GAME = (bindparam(key) for key in CURSOR_KEYS)
 
@@ -242,34 +244,10 @@ def iso_micro(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat()
 
 
-def _iso_ms(moment: datetime) -> str:
-    """``present.iso`` of a win's moment, cheaper when it is UTC already (PostgreSQL's usually is).
-
-    50 a page: ``astimezone`` before ``isoformat`` was a fifth of the rows' cost.
-    """
-    text = moment.isoformat(timespec="milliseconds")
-    if len(text) == 29 and text.endswith("+00:00"):
-        return text[:23] + "Z"
-    return iso(moment)
-
-
 _PLAYER_EXISTS = select(literal_column("1")).select_from(_PLAYERS).where(_PLAYERS.c.id == bindparam("player"))
 
 
-def _connect():
-    """A pooled connection for a one-statement read, outside the ORM session.
-
-    On PostgreSQL in autocommit: no BEGIN and ROLLBACK round trips around the
-    one SELECT, which is its own snapshot anyway. SQLite keeps the engine's own
-    BEGIN handling (``store.db``); closing the connection rolls its read back.
-    """
-    engine = db.engine
-    if engine.dialect.name == "postgresql":
-        return engine.connect().execution_options(isolation_level="AUTOCOMMIT")
-    return engine.connect()
-
-
-def leaderboard_page(filters: dict, cursor: str | None, limit: int) -> dict | None:
+def leaderboard_page(connection, filters: dict, cursor: str | None, limit: int) -> dict | None:
     """The answer of a leaderboard endpoint: ``{"items": [...], "next": cursor|null}``.
 
     None when the ``player`` filter names no player (checked only when the page is
@@ -277,11 +255,10 @@ def leaderboard_page(filters: dict, cursor: str | None, limit: int) -> dict | No
     """
     after = _decode(cursor)
     statement, params = page_query(filters, after, limit)
-    with _connect() as connection:
-        rows = connection.execute(statement, params).all()
-        if not rows and filters.get("player") is not None and connection.execute(
-                _PLAYER_EXISTS, {"player": filters["player"]}).first() is None:
-            return None
+    rows = connection.execute(statement, params).all()
+    if not rows and filters.get("player") is not None and connection.execute(
+            _PLAYER_EXISTS, {"player": filters["player"]}).first() is None:
+        return None
     more = len(rows) > limit
     rows = rows[:limit]
     items = []
@@ -302,7 +279,7 @@ def leaderboard_page(filters: dict, cursor: str | None, limit: int) -> dict | No
         items.append({
             "rank": rank, "game": game, "code": code, "draw": draw, "player": player,
             "player_name": name, "score": score, "moves": moves, "seconds": ms / 1000,
-            "finished_at": _iso_ms(finished),
+            "finished_at": iso_ms(finished),
         })
     next_cursor = None
     if more:
@@ -312,13 +289,25 @@ def leaderboard_page(filters: dict, cursor: str | None, limit: int) -> dict | No
 
 
 def _board(query: dict, **fixed):
-    """The answer of a leaderboard endpoint for its query string and fixed filters."""
+    """The answer of a leaderboard endpoint for its query string and fixed filters.
+
+    The board's ETag comes from its latest win (``store.feed.board_tag``), read
+    before the page: an ``If-None-Match`` that names it is 304 without building the
+    page. An empty board with a ``player`` filter is built anyway (its player may
+    not exist: 404).
+    """
     player = query.get("player")
     filters = {**fixed, "player": player, "since": query.get("since"), "until": query.get("until")}
-    page = leaderboard_page(filters, query.get("cursor"), query["limit"])
+    cursor = query.get("cursor")
+    _decode(cursor)  # a malformed cursor is 400 even when the board has not changed
+    with read_connection() as connection:
+        tag, empty = board_tag(connection, filters, current_app.config["FEED_SETTLE_MS"])
+        if if_none_match(tag) and not (empty and player is not None):
+            return not_modified(tag)
+        page = leaderboard_page(connection, filters, cursor, query["limit"])
     if page is None:
         raise ApiProblem("PLAYER_NOT_FOUND", player=player)
-    return json_response(page)
+    return json_response(page, headers=cache_headers(tag))
 
 
 _RANKING_DOC = """Won games only, best first: score (highest), moves (fewest), time to win
@@ -328,7 +317,19 @@ score, moves and time, correct on every page. `since` (inclusive) and `until`
 an unknown player id is 404 `PLAYER_NOT_FOUND` (a typo should not look like a
 player without wins). Pages are keyset cursors: wins arriving between two pages
 never make an entry repeat or vanish (they appear in their place, and the ranks
-after them move down)."""
+after them move down).
+
+Poll it cheaply: the `ETag` changes exactly when a new win enters the board
+(whatever the page), and `If-None-Match` with the current tag answers 304
+without building the page. `Cache-Control: public, max-age=N` lets shared caches
+keep a page for N seconds (`BOARD_MAX_AGE`)."""
+
+#: The request header of a conditional GET, as documented on every pollable list.
+IF_NONE_MATCH = {
+    "in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string", "maxLength": 200},
+    "description": "The `ETag` of an earlier answer: 304 Not Modified while it is still current.",
+}
+NOT_MODIFIED_DOC = "If-None-Match named the current ETag: nothing new since (no body)."
 
 
 def _ranked(view):
@@ -341,6 +342,8 @@ def _ranked(view):
 @blp.route("/leaderboard")
 @blp.arguments(BoardQuerySchema(), location="query")
 @blp.response(200, LeaderboardPageSchema)
+@blp.alt_response(304, description=NOT_MODIFIED_DOC)
+@blp.doc(parameters=[IF_NONE_MATCH])
 @blp.problem(400, "INVALID_REQUEST: a malformed draw, since, until, limit or cursor (see `errors`).")
 @blp.problem(404, "PLAYER_NOT_FOUND: the `player` filter names no player.")
 @blp.doc(operationId="getLeaderboard")
@@ -353,6 +356,8 @@ def leaderboard(query):
 @blp.route("/deals/<code>/leaderboard")
 @blp.arguments(DealBoardQuerySchema(), location="query")
 @blp.response(200, LeaderboardPageSchema)
+@blp.alt_response(304, description=NOT_MODIFIED_DOC)
+@blp.doc(parameters=[IF_NONE_MATCH])
 @blp.problem(400, "INVALID_REQUEST: a malformed since, until, limit or cursor (see `errors`).")
 @blp.problem(404, "PLAYER_NOT_FOUND: the `player` filter names no player.")
 @blp.problem(422, "INVALID_GAME_CODE: the path holds no game code.")

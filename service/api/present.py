@@ -7,7 +7,7 @@ import binascii
 import json
 from datetime import UTC, datetime
 
-from flask import Response
+from flask import Response, current_app, request
 from flask import json as flask_json
 
 from ..engine import Game as EngineGame
@@ -22,6 +22,18 @@ def iso(moment: datetime | None) -> str | None:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def iso_ms(moment: datetime) -> str:
+    """:func:`iso`, cheaper when the moment is UTC already (PostgreSQL's usually are).
+
+    For lists of many rows: ``astimezone`` before ``isoformat`` was a fifth of a
+    leaderboard row's cost.
+    """
+    text = moment.isoformat(timespec="milliseconds")
+    if len(text) == 29 and text.endswith("+00:00"):
+        return text[:23] + "Z"
+    return iso(moment)
 
 
 def seconds(duration_ms: int | None) -> float | None:
@@ -54,6 +66,25 @@ def json_response(body: dict, status: int = 200, *, version: int | None = None,
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
+
+
+def if_none_match(tag: str) -> bool:
+    """Whether the request's ``If-None-Match`` names ``tag`` (weak comparison, ``*`` included)."""
+    header = request.headers.get("If-None-Match")
+    if not header:
+        return False
+    sent = [part.strip().removeprefix("W/") for part in header.split(",")]
+    return "*" in sent or tag in sent
+
+
+def cache_headers(tag: str) -> dict:
+    """A pollable list's headers: its tag and how long shared caches may keep it."""
+    return {"ETag": tag, "Cache-Control": f"public, max-age={current_app.config['BOARD_MAX_AGE']}"}
+
+
+def not_modified(tag: str) -> Response:
+    """304: the client's copy is current (RFC 9110 wants the tag and caching headers repeated)."""
+    return Response(status=304, headers=cache_headers(tag))
 
 
 def encode_cursor(position: dict) -> str:

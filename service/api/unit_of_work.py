@@ -22,6 +22,7 @@ from ..engine import Action, Rejection
 from ..engine import Game as EngineGame
 from ..extensions import db
 from ..store import IdempotentAnswer, lock_game_row, store_action, write_transaction
+from ..store.feed import finished_line
 from .auth import is_id, require_owner
 from .contract import IF_MATCH_PATTERN
 from .present import etag, game_json, json_response
@@ -77,7 +78,8 @@ def apply_action(action: Action):
     if game.won:
         created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
         changes.update(status="won", finished_at=now,
-                       duration_ms=int((now - created).total_seconds() * 1000))
+                       duration_ms=int((now - created).total_seconds() * 1000),
+                       line=finished_line(row.id, str(action)))
     last = outcome.to_json()
     store_action(row.id, changes, {"seq": game.version, "notation": str(action), "detail": last,
                                    "points": outcome.points, "score_after": game.score, "at": now})

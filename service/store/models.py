@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, SmallInteger, String, text
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, SmallInteger, String, Text, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -35,6 +35,14 @@ LEADERBOARD_INDEXES = {
     "ix_games_won_code": ("code",),
     "ix_games_won_player": ("player_id",),
 }
+#: Partial indexes on won games in the order they finished (migration 0003): the feed
+#: of finished games reads its pages off them, and a board's ETag its latest win.
+FINISHED_INDEXES = {
+    "ix_games_won_finished": (),
+    "ix_games_won_draw_finished": ("draw",),
+    "ix_games_won_code_finished": ("code",),
+    "ix_games_won_player_finished": ("player_id",),
+}
 
 
 class Game(db.Model):
@@ -61,6 +69,9 @@ class Game(db.Model):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Milliseconds from creation to the win: the leaderboards' third key.
     duration_ms: Mapped[int | None] = mapped_column(BigInteger)
+    # Every accepted action in notation, space-separated, frozen at the win (a won game
+    # accepts nothing more): the feed serves it without reading the history table.
+    line: Mapped[str | None] = mapped_column(Text)
 
     __table_args__ = (
         Index("ix_games_player_created", "player_id", "created_at"),
@@ -71,6 +82,9 @@ class Game(db.Model):
 for _name, _prefix in LEADERBOARD_INDEXES.items():
     Index(_name, *(getattr(Game, column) for column in _prefix), Game.score.desc(), Game.moves,
           Game.duration_ms, Game.finished_at, Game.id, postgresql_where=WON, sqlite_where=WON)
+for _name, _prefix in FINISHED_INDEXES.items():
+    Index(_name, *(getattr(Game, column) for column in _prefix), Game.finished_at, Game.id,
+          postgresql_where=WON, sqlite_where=WON)
 
 
 class Action(db.Model):

@@ -1,0 +1,234 @@
+"""For leaderboard tools: the feed of finished games and per-game verification.
+
+A tool mirrors the results into its own database by reading the feed once from
+the start, then polling it with the cursor it was last given (``resume``); it can
+check any game offline by dealing its ``code`` and replaying its ``line``, or ask
+the server with ``/verification``.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from flask import Response, current_app, request
+from marshmallow import fields, validate
+
+from ..extensions import db
+from ..store.feed import board_tag, feed_page, feed_stream, horizon, read_connection
+from ..store.verification import verify
+from .games import get_game
+from .leaderboards import IF_NONE_MATCH, MOMENT_DOC, NOT_MODIFIED_DOC, MomentField
+from .present import cache_headers, decode_cursor, encode_cursor, if_none_match, iso_ms, json_response, not_modified
+from .problems import ApiProblem, Blueprint
+from .schemas import StrictSchema
+
+blp = Blueprint("feed", __name__, url_prefix="/v1/games",
+                description="For leaderboard tools: every finished game in order, and per-game verification.")
+
+NDJSON = "application/x-ndjson"
+PAGE_LIMIT = 200  # a JSON page, as every list of the API
+STREAM_LIMIT = 1_000_000  # an NDJSON stream with a limit; without one it runs to the end
+_NOT_A_CURSOR = {"cursor": ["Not a cursor this API gave out."]}
+
+
+class FeedQuerySchema(StrictSchema):
+    draw = fields.Integer(strict=False, validate=validate.OneOf([1, 3]),
+                          metadata={"description": "Only this draw mode; both when absent."})
+    since = MomentField(metadata={"description": f"Wins at or after this moment. {MOMENT_DOC}",
+                                  "example": "2026-11-29T00:00:00Z"})
+    limit = fields.Integer(strict=False, validate=validate.Range(min=1, max=STREAM_LIMIT),
+                           metadata={"description": f"A JSON page: 1 to {PAGE_LIMIT}, default 50. An NDJSON "
+                                                    f"stream: at most this many lines, all when absent."})
+    cursor = fields.String(validate=validate.Length(max=200),
+                           metadata={"description": "`next` or `resume` of an earlier answer: continue after it."})
+
+
+class FeedPlayerSchema(StrictSchema):
+    id = fields.String()
+    name = fields.String()
+
+
+class FeedEntrySchema(StrictSchema):
+    id = fields.String(metadata={"description": "The game id."})
+    code = fields.String(metadata={"example": "TF1-D1N-AAAAAAB", "description": "Deal it with the published "
+                                                                               "deal function (FAQ)."})
+    draw = fields.Integer(metadata={"enum": [1, 3]})
+    player = fields.Nested(FeedPlayerSchema, allow_none=True, metadata={"description": "null: anonymous."})
+    score = fields.Integer()
+    moves = fields.Integer()
+    undos = fields.Integer()
+    hints = fields.Integer()
+    duration_ms = fields.Integer(metadata={"description": "From the deal to the win."})
+    finished_at = fields.DateTime()
+    line = fields.String(metadata={
+        "description": "Every accepted action in the engine's notation, undos included, separated by single "
+                       "spaces: replayed from the code it reaches this score and move count.",
+        "example": "draw t7>t2 waste>foundation undo tap:t3"})
+
+
+class FeedPageSchema(StrictSchema):
+    items = fields.List(fields.Nested(FeedEntrySchema))
+    next = fields.String(allow_none=True, metadata={"description": "Send as `cursor` for the next page; null "
+                                                                   "on the last page."})
+    resume = fields.String(allow_none=True, metadata={
+        "description": "Where this answer ends: send it as `cursor` later to get only what finished since "
+                       "(also on the last page). Null only when nothing has been listed yet."})
+
+
+class FeedEndSchema(StrictSchema):
+    """The last line of an NDJSON stream (every line before it is a feed entry)."""
+
+    resume = fields.String(allow_none=True, metadata={"description": "Send as `cursor` to continue."})
+    count = fields.Integer(metadata={"description": "Entries in this stream."})
+    more = fields.Boolean(metadata={"description": "true: `limit` cut the stream before the end of the data."})
+
+
+class DifferenceSchema(StrictSchema):
+    field = fields.String(metadata={"description": "`history`, `state`, `score`, `moves`, `undos`, `version`, "
+                                                   "`status`, `actions` or `line`."})
+    stored = fields.Raw(metadata={"description": "The stored value."})
+    replayed = fields.Raw(metadata={"description": "What the replay gives."})
+    parts = fields.List(fields.String(), metadata={"description": "`state`: the parts that differ (never cards)."})
+    seq = fields.Integer(metadata={"description": "`history`: the first action that does not replay."})
+    action = fields.String(metadata={"description": "`history`: that action's notation."})
+    code = fields.String(metadata={"description": "`history`: the engine's rejection code."})
+
+
+class ReplayedSchema(StrictSchema):
+    score = fields.Integer()
+    moves = fields.Integer()
+    undos = fields.Integer()
+    version = fields.Integer()
+    status = fields.String(metadata={"enum": ["playing", "won"]})
+
+
+class VerificationSchema(StrictSchema):
+    game = fields.String()
+    code = fields.String()
+    consistent = fields.Boolean(metadata={"description": "true: the replay reaches the stored state, score and "
+                                                         "moves exactly."})
+    actions = fields.Integer(metadata={"description": "Stored actions replayed."})
+    replayed = fields.Nested(ReplayedSchema)
+    differences = fields.List(fields.Nested(DifferenceSchema))
+
+
+def _decode(cursor: str | None) -> tuple[datetime, str] | None:
+    position = decode_cursor(cursor, "at", "game")
+    if position is None:
+        return None
+    try:
+        at = datetime.fromisoformat(position["at"])
+        if at.tzinfo is None or not isinstance(position["game"], str):
+            raise ValueError
+    except (TypeError, ValueError):
+        raise ApiProblem("INVALID_REQUEST", errors=_NOT_A_CURSOR) from None
+    return at.astimezone(UTC), position["game"]
+
+
+def _encode(row) -> str:
+    moment = row.finished_at if row.finished_at.tzinfo else row.finished_at.replace(tzinfo=UTC)
+    return encode_cursor({"at": moment.astimezone(UTC).isoformat(), "game": row.id})
+
+
+def entry(row) -> dict:
+    """One finished game as the feed lists it."""
+    game, code, draw, player, name, score, moves, undos, hints, ms, finished, line = row
+    return {"id": game, "code": code, "draw": draw, "player": None if player is None else {"id": player, "name": name},
+            "score": score, "moves": moves, "undos": undos, "hints": hints, "duration_ms": ms,
+            "finished_at": iso_ms(finished), "line": line}
+
+
+@blp.route("/finished")
+@blp.arguments(FeedQuerySchema(), location="query")
+@blp.response(200, FeedPageSchema)
+@blp.alt_response(304, description=NOT_MODIFIED_DOC)
+@blp.doc(operationId="listFinishedGames", parameters=[IF_NONE_MATCH])
+@blp.alt_response(200, schema={"oneOf": [FeedEntrySchema, FeedEndSchema]}, content_type=NDJSON,
+                  description="A page (JSON), or a stream of entries then the resume line (NDJSON).")
+@blp.problem(400, "INVALID_REQUEST: a malformed draw, since, limit or cursor (see `errors`).")
+def finished_games(query):
+    """List finished games in the order they finished
+
+    Won games in the order they finished (then by id), oldest first: everything a
+    tool needs to mirror the results, including the players' names and each game's
+    `line`. Deal the `code` with the published deal function and replay the `line`
+    to check a result offline (or ask `/verification`).
+
+    Sync: read the feed from the start (`next` page by page), keep the last
+    `resume`, and later send it as `cursor` to get only what finished since. Wins
+    arriving between two pages never make an entry repeat or vanish. The feed ends
+    `FEED_SETTLE_MS` (2 s by default) before now: a win shows a moment after it
+    happened, but a cursor never skips one.
+
+    `Accept: application/x-ndjson` streams the same entries, one JSON object a line,
+    to the end of the data (or `limit` lines) in constant memory, then ends with a
+    line `{"resume", "count", "more"}`; a stream without that last line was cut
+    short: resume from your previous cursor (entries are keyed by `id`).
+
+    JSON pages carry an `ETag` that changes exactly when a new win enters the feed
+    (under its `draw` and `since`), and `Cache-Control: public, max-age=N`;
+    `If-None-Match` with the current tag answers 304.
+    """
+    after = _decode(query.get("cursor"))
+    settle = current_app.config["FEED_SETTLE_MS"]
+    until = horizon(settle)
+    filters = {"draw": query.get("draw"), "since": query.get("since")}
+    if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
+        return _stream(filters, after, until, query.get("limit"), query.get("cursor"))
+    limit = query.get("limit", 50)
+    if limit > PAGE_LIMIT:
+        raise ApiProblem("INVALID_REQUEST", errors={"limit": [
+            f"At most {PAGE_LIMIT} a JSON page; an NDJSON stream (Accept: {NDJSON}) takes more."]})
+    with read_connection() as connection:
+        tag, _ = board_tag(connection, {**filters, "until": until}, settle)
+        if if_none_match(tag):
+            return _vary(not_modified(tag))
+        rows = feed_page(connection, filters, after, until, limit)
+    more = len(rows) > limit
+    rows = rows[:limit]
+    resume = _encode(rows[-1]) if rows else query.get("cursor")
+    body = {"items": [entry(row) for row in rows], "next": resume if more else None, "resume": resume}
+    return _vary(json_response(body, headers=cache_headers(tag)))
+
+
+def _vary(response: Response) -> Response:
+    response.headers["Vary"] = "Accept"
+    return response
+
+
+def _stream(filters: dict, after, until: datetime, limit: int | None, cursor: str | None) -> Response:
+    engine = db.engine  # the generator runs after the request context is gone
+
+    def lines():
+        count, last, more = 0, None, False
+        dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+        for rows in feed_stream(engine, filters, after, until, None if limit is None else limit + 1):
+            if limit is not None and count + len(rows) > limit:
+                rows, more = rows[:limit - count], True
+            if rows:
+                count += len(rows)
+                last = rows[-1]
+                yield ("\n".join(dumps(entry(row)) for row in rows) + "\n").encode()
+        end = {"resume": _encode(last) if last is not None else cursor, "count": count, "more": more}
+        yield (dumps(end) + "\n").encode()
+
+    response = Response(lines(), mimetype=NDJSON)
+    response.headers["Cache-Control"] = "no-store"
+    return _vary(response)
+
+
+@blp.route("/<game_id>/verification")
+@blp.response(200, VerificationSchema)
+@blp.doc(operationId="verifyGame")
+@blp.problem(404, "GAME_NOT_FOUND")
+def verification(game_id):
+    """Check a game against the replay of its history
+
+    Public, for any game, played or won: the stored actions are replayed by the
+    engine from the game's code, and the result compared with the stored state,
+    score, moves, undos, version and status (and, once won, the feed's `line`).
+    `consistent` is true when nothing differs; `differences` says what does.
+    """
+    row = get_game(game_id)
+    return json_response(verify(row))

@@ -1,0 +1,176 @@
+"""The queries of the finished-games feed and of the boards' ETags.
+
+The feed lists won games in the order they finished: ``(finished_at, id)``, a
+keyset read off the partial indexes of migration 0003. Each entry carries the
+game's ``line``, frozen on its row at the win (:func:`finished_line`).
+
+Why a settling delay (``settle``): ``finished_at`` is stamped when the winning
+action is applied and becomes visible when its transaction commits a moment
+later. On PostgreSQL two games can win at once, so a win stamped earlier may
+commit after a later one was already read; a cursor past the later one would
+skip it for ever. The feed therefore ends ``settle`` before now: every win it
+shows committed before the read, as long as no commit takes longer than that.
+
+A board's tag is derived from the index, never from the page: its latest win
+``(finished_at, id)`` and, on PostgreSQL, the number of its wins stamped within
+``settle`` of that one (a win committed late lands there and still moves the
+tag). On SQLite writers are serialized and stamp under the write lock, so the
+latest win alone tells. Every query repeats ``status = 'won'`` as a literal so
+that the partial indexes apply.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from functools import cache
+
+from sqlalchemy import Interval, bindparam, func, literal_column, select, tuple_
+from sqlalchemy.engine import Connection, Engine
+
+from ..extensions import db
+from .models import Action, Game, Player
+
+_GAMES = Game.__table__
+_PLAYERS = Player.__table__
+_G = _GAMES.c
+WON = _G.status == literal_column("'won'")
+
+#: A board's filters, each compared with the bound parameter of its name.
+BOARD_FILTERS = {
+    "draw": lambda: _G.draw == bindparam("draw"),
+    "code": lambda: _G.code == bindparam("code"),
+    "player": lambda: _G.player_id == bindparam("player"),
+    "since": lambda: _G.finished_at >= bindparam("since"),
+    "until": lambda: _G.finished_at < bindparam("until"),
+}
+FEED_COLUMNS = (_G.id, _G.code, _G.draw, _G.player_id, _PLAYERS.c.name, _G.score, _G.moves, _G.undos, _G.hints,
+                _G.duration_ms, _G.finished_at, _G.line)
+#: Bumped whenever the JSON of a board or feed entry changes shape: old tags must not match.
+REPRESENTATION = "2"
+
+
+def read_connection(engine: Engine | None = None) -> Connection:
+    """A pooled connection for one-statement reads, outside the ORM session.
+
+    On PostgreSQL in autocommit: no BEGIN and ROLLBACK round trips around a SELECT
+    that is its own snapshot anyway. A view checks out one for all its reads: each
+    checkout costs the pool's ping, a round trip of its own.
+    """
+    engine = engine or db.engine
+    if engine.dialect.name == "postgresql":
+        return engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+    return engine.connect()
+
+
+def _shape(params: dict) -> tuple[str, ...]:
+    return tuple(name for name in BOARD_FILTERS if params.get(name) is not None)
+
+
+# -- the feed ---------------------------------------------------------------------------
+
+
+@cache
+def feed_statement(filters: tuple[str, ...], after: bool, limited: bool):
+    """Won games in order of finish, up to ``:horizon``, after ``(:at, :game)`` or not.
+
+    Built once per shape and reused, values bound at execution. ``:rows`` caps a
+    page (limit + 1, to know whether another follows); a stream has no cap.
+    """
+    terms = [WON, *(BOARD_FILTERS[name]() for name in filters), _G.finished_at < bindparam("horizon")]
+    if after:
+        # Typed: inside a tuple the column's type is not inferred (SQLite would compare other text).
+        terms.append(tuple_(_G.finished_at, _G.id) > tuple_(bindparam("at", type_=_G.finished_at.type),
+                                                             bindparam("game", type_=_G.id.type)))
+    query = (select(*FEED_COLUMNS).select_from(_GAMES.outerjoin(_PLAYERS, _PLAYERS.c.id == _G.player_id))
+             .where(*terms).order_by(_G.finished_at, _G.id))
+    if limited:
+        query = query.limit(bindparam("rows"))
+    return query
+
+
+def horizon(settle_ms: int, now: datetime | None = None) -> datetime:
+    """Where the feed ends now: wins stamped before it have committed."""
+    return (now or datetime.now(UTC)) - timedelta(milliseconds=settle_ms)
+
+
+def feed_query(filters: dict, after: tuple[datetime, str] | None, until: datetime, rows: int | None):
+    """The statement and parameters of a feed read (``rows`` None: to the end)."""
+    params = {name: value for name, value in filters.items() if value is not None}
+    statement = feed_statement(_shape(params), after is not None, rows is not None)
+    params["horizon"] = until
+    if after is not None:
+        params["at"], params["game"] = after
+    if rows is not None:
+        params["rows"] = rows
+    return statement, params
+
+
+def feed_page(connection: Connection, filters: dict, after: tuple[datetime, str] | None, until: datetime,
+              limit: int) -> list:
+    """Up to ``limit`` + 1 feed rows (the extra one tells that another page follows)."""
+    statement, params = feed_query(filters, after, until, limit + 1)
+    return connection.execute(statement, params).all()
+
+
+def feed_stream(engine: Engine, filters: dict, after: tuple[datetime, str] | None, until: datetime,
+                limit: int | None, batch: int = 2000) -> Iterator[list]:
+    """Feed rows in batches from a server-side cursor: memory stays flat whatever the length.
+
+    Needs no app context (a streamed response outlives the view): the caller passes
+    the engine. The connection is returned when the iterator is closed.
+    """
+    statement, params = feed_query(filters, after, until, limit)
+    with engine.connect() as connection:
+        result = connection.execution_options(stream_results=True, max_row_buffer=batch).execute(statement, params)
+        yield from result.partitions(batch)
+
+
+# -- a board's tag -------------------------------------------------------------------------
+
+
+@cache
+def tag_statement(filters: tuple[str, ...], postgresql: bool):
+    """A board's latest win, and on PostgreSQL how many of its wins are within ``:lag`` of it."""
+    terms = [WON, *(BOARD_FILTERS[name]() for name in filters)]
+    latest = (select(_G.finished_at, _G.id).where(*terms)
+              .order_by(_G.finished_at.desc(), _G.id.desc()).limit(1).subquery("latest"))
+    if not postgresql:
+        return select(latest.c.finished_at, latest.c.id)
+    recent = (select(func.count()).select_from(_GAMES)
+              .where(*terms, _G.finished_at >= latest.c.finished_at - bindparam("lag", type_=Interval))
+              .scalar_subquery())
+    return select(latest.c.finished_at, latest.c.id, recent)
+
+
+def board_tag(connection: Connection, filters: dict, settle_ms: int) -> tuple[str, bool]:
+    """The ETag of a board (its filters: draw, code, player, since, until) and whether it has no win."""
+    params = {name: value for name, value in filters.items() if value is not None}
+    postgresql = connection.dialect.name == "postgresql"
+    if postgresql:
+        params["lag"] = timedelta(milliseconds=settle_ms)
+    row = connection.execute(tag_statement(_shape(params), postgresql), params).first()
+    if row is None:
+        key = "empty"
+    else:
+        moment = row[0] if row[0].tzinfo else row[0].replace(tzinfo=UTC)
+        key = "|".join([moment.astimezone(UTC).isoformat(), *(str(value) for value in row[1:])])
+    digest = hashlib.blake2b(f"{REPRESENTATION}|{key}".encode(), digest_size=10).hexdigest()
+    return f'"{digest}"', row is None
+
+
+# -- the line of a won game -------------------------------------------------------------
+
+_NOTATIONS = select(Action.notation).where(Action.game_id == bindparam("game")).order_by(Action.seq)
+
+
+def finished_line(game_id: str, last: str) -> str:
+    """Inside the winning transaction: the stored history's notation, then the winning action's."""
+    notations = db.session.connection().execute(_NOTATIONS, {"game": game_id}).scalars().all()
+    return " ".join([*notations, last])
+
+
+def history_notations(game_id: str) -> list[str]:
+    """Every stored action of a game in notation, in order."""
+    return db.session.execute(_NOTATIONS, {"game": game_id}).scalars().all()
