@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
 
-.PHONY: serve test lint openapi bench clean
+.PHONY: serve test lint openapi bench clean stack stack-down
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,11 +17,25 @@ serve: $(STAMP)  ## set up, migrate the SQLite default and serve on http://127.0
 	$(BIN)/gunicorn -c gunicorn.conf.py 'service:create_app()'
 
 test: $(STAMP)  ## set up and run the whole suite (SQLite and PostgreSQL)
-	$(BIN)/ruff check service tests bench
+	$(BIN)/ruff check service tests bench deploy
 	$(BIN)/pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check service tests bench
+	$(BIN)/ruff check service tests bench deploy
+
+# The production shape locally: nginx on STACK_PORT in front of two app instances (gunicorn
+# masters on STACK_PORT+1 and +2) on PostgreSQL and Redis; deploy/stack.py, docs/DEPLOYMENT.md.
+STACK_PORT ?= 8080
+STACK_DIR ?= .stack
+STACK_DATABASE_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/solitaire_stack
+STACK_REDIS_URL ?= redis://127.0.0.1:6379/0
+
+stack: $(STAMP)  ## migrate, start nginx + 2 app instances; returns once /readyz answers through nginx
+	$(BIN)/python deploy/stack.py up --port $(STACK_PORT) --run-dir $(STACK_DIR) \
+		--database-url $(STACK_DATABASE_URL) --redis $(STACK_REDIS_URL)
+
+stack-down:  ## stop everything `make stack` started
+	$(BIN)/python deploy/stack.py down --run-dir $(STACK_DIR)
 
 openapi: $(STAMP)  ## regenerate the checked-in openapi.yaml from the code
 	$(BIN)/flask --app service openapi-yaml openapi.yaml
@@ -33,4 +47,4 @@ bench: $(STAMP)  ## the benchmarks that print ratios (engine, API vs its floor, 
 	$(BIN)/python bench/leaderboard.py --games 100000
 
 clean:
-	rm -rf $(VENV) instance .pytest_cache .hypothesis
+	rm -rf $(VENV) instance .pytest_cache .hypothesis .stack

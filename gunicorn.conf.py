@@ -14,9 +14,10 @@ threads = int(os.environ.get("WEB_THREADS", "4"))
 keepalive = 5
 timeout = 30
 graceful_timeout = 10
-# Bounds of their own, for when a request reaches gunicorn without nginx in front.
-limit_request_line = 4094
-limit_request_fields = 50
+# Above nginx's bounds (4 KiB a line, 16 KiB of headers: deploy/nginx.conf.template), so that
+# whatever nginx lets through is answered by the app, as problem+json, never by gunicorn's HTML.
+limit_request_line = 8190
+limit_request_fields = 4096
 limit_request_field_size = 8190
 # The client address and scheme are the app's business (PROXY_HOPS, werkzeug's ProxyFix):
 # gunicorn trusts no forwarded header itself.

@@ -19,7 +19,7 @@ _CHALLENGE = {"WWW-Authenticate": 'Bearer realm="solitaire"'}
 
 #: Query parameters that would carry a credential: refused, so that no token reaches a URL
 #: (access logs, browser history, Referer headers).
-_CREDENTIAL_PARAMS = frozenset({"token", "access_token", "auth", "auth_token", "authorization", "bearer",
+CREDENTIAL_PARAMS = frozenset({"token", "access_token", "auth", "auth_token", "authorization", "bearer",
                                 "api_key", "apikey"})
 
 
@@ -29,7 +29,7 @@ def refuse_query_token() -> None:
     if not args:
         return
     for name, value in args.items(multi=True):
-        if name.lower() in _CREDENTIAL_PARAMS or value[:7].lower() == "bearer ":
+        if name.lower() in CREDENTIAL_PARAMS or value[:7].lower() == "bearer ":
             raise ApiProblem("TOKEN_IN_QUERY", param=name[:40])
 
 
