@@ -30,6 +30,6 @@ control_socket_disable = True
 
 # With the in-memory rate-limit store each worker counts alone and enforces its share of
 # each limit (service/api/limits.py); a shared store (redis://) ignores this.
-os.environ.setdefault("RATELIMIT_PROCESSES", str(workers))
+raw_env = [] if "RATELIMIT_PROCESSES" in os.environ else [f"RATELIMIT_PROCESSES={workers}"]
 
 # preload_app stays off: each worker builds its own app and connection pool after the fork.

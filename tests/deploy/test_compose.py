@@ -51,3 +51,24 @@ def test_gunicorn_config_uses_threads_and_no_control_socket():
     assert settings["worker_class"] == "gthread"
     assert settings["control_socket_disable"] is True
     assert settings["workers"] >= 2 and settings["threads"] >= 2
+
+
+def test_gunicorn_gives_each_worker_its_share_of_the_in_memory_limits(monkeypatch):
+    monkeypatch.delenv("RATELIMIT_PROCESSES", raising=False)
+    monkeypatch.setenv("WEB_WORKERS", "3")
+    settings: dict = {}
+    exec((ROOT / "gunicorn.conf.py").read_text(), settings)
+    assert settings["raw_env"] == ["RATELIMIT_PROCESSES=3"]
+    monkeypatch.setenv("RATELIMIT_PROCESSES", "1")  # an operator's choice wins
+    exec((ROOT / "gunicorn.conf.py").read_text(), settings)
+    assert settings["raw_env"] == []
+
+
+def test_gunicorn_logs_no_query_string_and_listens_on_loopback_by_default(monkeypatch):
+    monkeypatch.delenv("BIND", raising=False)
+    settings: dict = {}
+    exec((ROOT / "gunicorn.conf.py").read_text(), settings)
+    assert settings["bind"].startswith("127.0.0.1:")
+    assert "%(U)s" in settings["access_log_format"]
+    for leaky in ("%(r)s", "%(q)s", "%(f)s", "%({authorization}i)s"):
+        assert leaky not in settings["access_log_format"]

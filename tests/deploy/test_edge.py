@@ -29,7 +29,7 @@ def make_client(sqlite_template, tmp_path):
         path = tmp_path / f"edge-{len(apps)}.db"
         shutil.copy(sqlite_template, path)
         config = {"DATABASE_URL": f"sqlite:///{path}", "TESTING": True, "RATELIMIT_ENABLED": False,
-                  **overrides}
+                  "RATELIMIT_PROCESSES": 1, **overrides}
         app = create_app(config)
         apps.append(app)
         return app.test_client()
