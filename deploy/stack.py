@@ -74,6 +74,10 @@ class StackSettings:
     worker_processes: int = 1
     worker_connections: int = 2048
     access_log: str = ""  # default: nginx-access.log in run_dir; "off" for none
+    error_log: str = ""  # default: nginx-error.log in run_dir
+    pid_path: str = ""  # default: nginx.pid in run_dir
+    temp_dir: str = ""  # default: nginx-temp in run_dir
+    upstreams: list[str] = field(default_factory=list)  # host:port; default 127.0.0.1 on app_ports
     environment: dict = field(default_factory=dict)  # extra settings of the apps
 
     def __post_init__(self) -> None:
@@ -143,7 +147,9 @@ def render_nginx_conf(settings: StackSettings) -> str:
     values = {
         "worker_processes": settings.worker_processes,
         "worker_connections": settings.worker_connections,
-        "run_dir": run_dir,
+        "pid_path": settings.pid_path or f"{run_dir}/nginx.pid",
+        "temp_dir": settings.temp_dir or f"{run_dir}/nginx-temp",
+        "error_log": settings.error_log or f"{run_dir}/nginx-error.log",
         "access_log": settings.access_log or f"{run_dir}/nginx-access.log",
         "client_timeout": settings.client_timeout,
         "upstream_timeout": settings.upstream_timeout,
@@ -151,8 +157,9 @@ def render_nginx_conf(settings: StackSettings) -> str:
         "max_body": f"{settings.max_body // 1024}k",
         "conn_per_address": settings.conn_per_address,
         "listen": f"{settings.listen_host}:{settings.port}",
-        "upstream_servers": "\n".join(f"        server 127.0.0.1:{port} max_fails=1 fail_timeout=2s;"
-                                      for port in settings.app_ports),
+        "upstream_servers": "\n".join(f"        server {upstream} max_fails=1 fail_timeout=2s;"
+                                      for upstream in settings.upstreams
+                                      or [f"127.0.0.1:{port}" for port in settings.app_ports]),
         "problem_maps": "\n".join(maps),
         "error_pages": "\n".join(pages),
         "problem_locations": "\n".join(locations),
@@ -162,6 +169,13 @@ def render_nginx_conf(settings: StackSettings) -> str:
         return str(values[match.group(1)])
 
     return re.sub(r"\{([a-z_]+)\}", fill, TEMPLATE.read_text())
+
+
+#: docker-compose.yml's nginx: listens on 8080 in its container, logs to the container's output.
+COMPOSE = {"listen_host": "0.0.0.0", "port": 8080, "upstreams": ["api-1:8000", "api-2:8000"],
+           "access_log": "/dev/stdout", "error_log": "/dev/stderr", "pid_path": "/tmp/nginx.pid",
+           "temp_dir": "/tmp/nginx"}
+COMPOSE_CONF = Path(__file__).resolve().parent / "nginx.compose.conf"
 
 
 def _app_environment(settings: StackSettings, port: int, number: int) -> dict:
@@ -215,6 +229,17 @@ def nginx_binary() -> str:
     return path
 
 
+def start_nginx(settings: StackSettings) -> None:
+    """Render the config into the run dir and start nginx (it daemonizes; its pid file is in the run dir)."""
+    run_dir = settings.run_dir.resolve()
+    run_dir.mkdir(parents=True, exist_ok=True)
+    Path(settings.temp_dir or run_dir / "nginx-temp").mkdir(parents=True, exist_ok=True)
+    conf = run_dir / "nginx.conf"
+    conf.write_text(render_nginx_conf(settings))
+    subprocess.run([nginx_binary(), "-p", str(run_dir), "-e", str(run_dir / "nginx-error.log"), "-c", str(conf)],
+                   check=True, capture_output=True)
+
+
 def up(settings: StackSettings, timeout: float = 60.0) -> None:
     """Start the stack; returns once /readyz answers 200 through nginx. Stops what it started on failure."""
     settings.run_dir.mkdir(parents=True, exist_ok=True)
@@ -232,12 +257,7 @@ def up(settings: StackSettings, timeout: float = 60.0) -> None:
             log.close()
         for port, process in zip(settings.app_ports, processes, strict=True):
             _wait_for(port, "/healthz", deadline, process)
-        conf = settings.run_dir / "nginx.conf"
-        conf.write_text(render_nginx_conf(settings))
-        prefix = str(settings.run_dir.resolve())
-        error_log = str(settings.run_dir.resolve() / "nginx-error.log")
-        subprocess.run([nginx_binary(), "-p", prefix, "-e", error_log, "-c", str(conf.resolve())],
-                       check=True, capture_output=True)
+        start_nginx(settings)
         _wait_for(settings.port, "/readyz", deadline)
     except BaseException:
         down(settings.run_dir)
@@ -309,7 +329,7 @@ def ensure_database(url: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=["up", "down", "config"])
+    parser.add_argument("command", choices=["up", "down", "config", "compose-config"])
     parser.add_argument("--port", type=int, default=int(os.environ.get("STACK_PORT", "8080")))
     parser.add_argument("--run-dir", type=Path, default=Path(os.environ.get("STACK_DIR", ROOT / ".stack")))
     parser.add_argument("--database-url", default=os.environ.get("STACK_DATABASE_URL",
@@ -324,6 +344,9 @@ def main() -> None:
         print(f"stack in {settings.run_dir} stopped")
     elif args.command == "config":
         print(render_nginx_conf(settings))
+    elif args.command == "compose-config":
+        COMPOSE_CONF.write_text(render_nginx_conf(StackSettings(**COMPOSE)))
+        print(f"wrote {COMPOSE_CONF}")
     else:
         ensure_database(settings.database_url)
         up(settings)

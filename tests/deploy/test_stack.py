@@ -327,13 +327,10 @@ def test_gzip_and_headers_through_the_proxy(running, base):
 
 
 def test_no_upstream_is_a_problem_json_502(ports, tmp_path):
-    dead = stack.StackSettings(port=ports[5], app_ports=[ports[1] + 1000, ports[2] + 1000], run_dir=tmp_path)
-    conf = tmp_path / "nginx.conf"
-    conf.write_text(stack.render_nginx_conf(dead))
     if shutil.which("nginx") is None and not os.path.exists("/usr/sbin/nginx"):
         _missing("nginx is not installed (apt-get install nginx)")
-    subprocess.run([stack.nginx_binary(), "-p", str(tmp_path), "-e", str(tmp_path / "nginx-error.log"),
-                    "-c", str(conf)], check=True, capture_output=True)
+    dead = stack.StackSettings(port=ports[5], app_ports=[ports[1] + 1000, ports[2] + 1000], run_dir=tmp_path)
+    stack.start_nginx(dead)
     try:
         response = requests.get(f"http://127.0.0.1:{dead.port}/v1/rules", timeout=30)
         assert response.status_code == 502
