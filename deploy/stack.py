@@ -150,7 +150,8 @@ def render_nginx_conf(settings: StackSettings) -> str:
         "pid_path": settings.pid_path or f"{run_dir}/nginx.pid",
         "temp_dir": settings.temp_dir or f"{run_dir}/nginx-temp",
         "error_log": settings.error_log or f"{run_dir}/nginx-error.log",
-        "access_log": settings.access_log or f"{run_dir}/nginx-access.log",
+        "access_log": "off" if settings.access_log == "off"
+        else f"{settings.access_log or run_dir / 'nginx-access.log'} edge",
         "client_timeout": settings.client_timeout,
         "upstream_timeout": settings.upstream_timeout,
         "header_buffer": f"{settings.header_buffer // 1024}k",
@@ -236,8 +237,10 @@ def start_nginx(settings: StackSettings) -> None:
     Path(settings.temp_dir or run_dir / "nginx-temp").mkdir(parents=True, exist_ok=True)
     conf = run_dir / "nginx.conf"
     conf.write_text(render_nginx_conf(settings))
-    subprocess.run([nginx_binary(), "-p", str(run_dir), "-e", str(run_dir / "nginx-error.log"), "-c", str(conf)],
-                   check=True, capture_output=True)
+    started = subprocess.run([nginx_binary(), "-p", str(run_dir), "-e", str(run_dir / "nginx-error.log"),
+                              "-c", str(conf)], capture_output=True, text=True)
+    if started.returncode != 0:
+        raise RuntimeError(f"nginx did not start: {started.stderr.strip()}")
 
 
 def up(settings: StackSettings, timeout: float = 60.0) -> None:
