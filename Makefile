@@ -43,6 +43,8 @@ openapi: $(STAMP)  ## regenerate the checked-in openapi.yaml from the code
 bench: $(STAMP)  ## the benchmarks that print ratios (engine, API vs its floor, solver, leaderboards)
 	$(BIN)/python bench/engine.py --quick
 	$(BIN)/python bench/api.py
+	$(BIN)/python bench/api.py --proxy --databases postgresql --quick
+	$(BIN)/python bench/capacity.py
 	$(BIN)/python bench/solver.py --deals 200
 	$(BIN)/python bench/leaderboard.py --games 100000
 

@@ -32,6 +32,8 @@ def from_environment() -> dict:
         # With memory:// each process counts alone; this many processes share the server's
         # limit, so each enforces its share of it (gunicorn.conf.py sets it to its workers).
         "RATELIMIT_PROCESSES": _int("RATELIMIT_PROCESSES", 1),
+        # Prefix of the counters' keys: services sharing one Redis keep apart by it.
+        "RATELIMIT_KEY_PREFIX": os.environ.get("RATELIMIT_KEY_PREFIX", "solitaire"),
         # How many proxies in front of the app append to X-Forwarded-For (nginx: 1). Zero trusts
         # no header: the client address is the socket's peer.
         "PROXY_HOPS": _int("PROXY_HOPS", 0),
