@@ -23,6 +23,7 @@ same number of seconds in ``Retry-After``; every limited answer carries the
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import math
@@ -64,6 +65,7 @@ def _shares_memory(config) -> bool:
     return _storage_uri(config.get("RATELIMIT_STORAGE_URI")).startswith("solitaire-memory")
 
 
+@functools.lru_cache(maxsize=64)  # read on every request; the settings rarely change
 def process_share(limit: str, processes: int) -> str:
     """This process's share of ``limit`` when ``processes`` count apart, never below 1.
 
