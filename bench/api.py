@@ -173,17 +173,21 @@ def bench_database(kind: str, args) -> dict:
         finally:
             for process in processes.values():
                 stop(process)
-    summary = {}
-    for app, results in rounds.items():
+    return summarize(rounds, "service", "floor")
+
+
+def summarize(rounds: dict[str, list[api_load.Result]], top: str, bottom: str) -> dict:
+    """Median rate and pooled latencies of each side; the median of the round pairs' ratios top/bottom."""
+    summary: dict = {}
+    for side, results in rounds.items():
         merged = api_load.Result(latencies=[x for r in results for x in r.latencies])
-        summary[app] = {
+        summary[side] = {
             "rate": statistics.median(r.rate for r in results),
             "p50": merged.percentile(50), "p90": merged.percentile(90), "p99": merged.percentile(99),
             "errors": sum(r.errors for r in results),
         }
     # Ratio per round pair, then the median: noise between rounds hits both sides alike.
-    summary["ratio"] = statistics.median(s.rate / f.rate for s, f in zip(rounds["service"], rounds["floor"],
-                                                                         strict=True))
+    summary["ratio"] = statistics.median(t.rate / b.rate for t, b in zip(rounds[top], rounds[bottom], strict=True))
     return summary
 
 
@@ -216,32 +220,36 @@ def bench_proxy(kind: str, args) -> dict:
         finally:
             stack.down(Path(run_dir))
             stop(process)
-    summary = {}
-    for path, results in rounds.items():
-        merged = api_load.Result(latencies=[x for r in results for x in r.latencies])
-        summary[path] = {"rate": statistics.median(r.rate for r in results), "p50": merged.percentile(50),
-                         "p99": merged.percentile(99), "errors": sum(r.errors for r in results)}
-    summary["ratio"] = statistics.median(n.rate / d.rate for n, d in zip(rounds["nginx"], rounds["direct"],
-                                                                         strict=True))
-    return summary
+    return summarize(rounds, "nginx", "direct")
 
 
-def main_proxy(args) -> None:
-    print(f"{args.clients} clients on {max(args.games, args.clients)} games, one gunicorn (gunicorn.conf.py), "
-          f"through nginx vs direct, {args.rounds} alternating rounds of {args.duration:.0f} s", flush=True)
+def each_database(args, bench) -> dict:
+    """``bench(kind, args)`` for each of ``--databases``; PostgreSQL is skipped when unreachable."""
     results = {}
     for kind in (name.strip() for name in args.databases.split(",")):
         if kind == "postgresql" and not postgres_reachable():
             print("postgresql: unreachable, skipped")
             continue
-        results[kind] = bench_proxy(kind, args)
+        results[kind] = bench(kind, args)
+    return results
+
+
+def print_table(results: dict, sides) -> None:
     print()
-    print(f"{'database':10} {'path':7} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7}")
+    print(f"{'database':10} {'app':7} {'req/s':>7} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} {'p99/p50':>7}")
     for kind, summary in results.items():
-        for path in ("nginx", "direct"):
-            s = summary[path]
-            print(f"{kind:10} {path:7} {s['rate']:7.0f} {s['p50']:7.1f} {s['p99']:7.1f}")
+        for side in sides:
+            s = summary[side]
+            print(f"{kind:10} {side:7} {s['rate']:7.0f} {s['p50']:7.1f} {s['p90']:7.1f} {s['p99']:7.1f} "
+                  f"{s['p99'] / s['p50']:7.2f}")
     print()
+
+
+def main_proxy(args) -> None:
+    print(f"{args.clients} clients on {max(args.games, args.clients)} games, one gunicorn (gunicorn.conf.py), "
+          f"through nginx vs direct, {args.rounds} alternating rounds of {args.duration:.0f} s", flush=True)
+    results = each_database(args, bench_proxy)
+    print_table(results, ("nginx", "direct"))
     for kind, summary in results.items():
         verdict = "ok" if summary["ratio"] >= 0.85 else "BELOW TARGET"
         print(f"{kind}: nginx/direct {summary['ratio']:.2f} (target >= 0.85), errors through nginx "
@@ -266,20 +274,8 @@ def main() -> None:
         return
     print(f"{args.clients} clients on {max(args.games, args.clients)} games, gunicorn.conf.py "
           f"(2 workers x 4 threads), {args.rounds} alternating rounds of {args.duration:.0f} s", flush=True)
-    results = {}
-    for kind in (name.strip() for name in args.databases.split(",")):
-        if kind == "postgresql" and not postgres_reachable():
-            print("postgresql: unreachable, skipped")
-            continue
-        results[kind] = bench_database(kind, args)
-    print()
-    print(f"{'database':10} {'app':7} {'req/s':>7} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} {'p99/p50':>7}")
-    for kind, summary in results.items():
-        for app in APPS:
-            s = summary[app]
-            print(f"{kind:10} {app:7} {s['rate']:7.0f} {s['p50']:7.1f} {s['p90']:7.1f} {s['p99']:7.1f} "
-                  f"{s['p99'] / s['p50']:7.2f}")
-    print()
+    results = each_database(args, bench_database)
+    print_table(results, APPS)
     for kind, summary in results.items():
         service = summary["service"]
         verdict = "ok" if summary["ratio"] >= 0.7 and service["p99"] <= 4 * service["p50"] else "BELOW TARGET"

@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.api.test_concurrency import act_concurrently
 from tests.databases import scratch_postgres
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -219,24 +220,9 @@ def test_the_write_limit_holds_across_both_instances(running, base):
 
 
 def test_concurrent_actions_over_both_instances_stay_serialized(running, base):
-    threads, rounds = 8, 12
     game_id, auth = _new_game(base)
-    barrier = threading.Barrier(threads)
-
-    def worker(number: int) -> list[tuple[int, dict]]:
-        answers = []
-        with requests.Session() as session:
-            session.headers.update(auth)
-            barrier.wait(30)
-            for round_ in range(rounds):
-                action = ("draw", "draw", "recycle", "undo")[(number + round_) % 4]
-                response = session.post(f"{base}/v1/games/{game_id}/{action}", timeout=60)
-                answers.append((response.status_code, response.json()))
-        return answers
-
     before = _served_by(running)
-    with ThreadPoolExecutor(threads) as pool:
-        results = [answer for answers in pool.map(worker, range(threads)) for answer in answers]
+    results = act_concurrently(base, game_id, auth)
     after = _served_by(running)
     assert all(b - a >= 10 for a, b in zip(before, after, strict=True)), (before, after)
     assert {status for status, _ in results} <= {200, 422}
