@@ -115,9 +115,12 @@ def _new_game(base: str, code: str = "TF1-D3N-AAAAAAG") -> tuple[str, dict]:
 # ---- slow clients ------------------------------------------------------------------------
 
 
-def _stall(port: int, kind: str, stop: threading.Event) -> int:
-    """Hold one socket that never finishes its headers or its body; reopen it when nginx drops it."""
-    opened = 0
+def _stall(port: int, kind: str, stop: threading.Event) -> tuple[int, list[bytes]]:
+    """Hold one socket that never finishes its headers or its body; reopen it when nginx drops it.
+
+    Returns how often it was opened and the status lines of what nginx answered before closing.
+    """
+    opened, answers = 0, []
     while not stop.is_set():
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
             opened += 1
@@ -126,14 +129,19 @@ def _stall(port: int, kind: str, stop: threading.Event) -> int:
             else:
                 sock.sendall(b"POST /v1/games HTTP/1.1\r\nHost: stack\r\nContent-Type: application/json\r\n"
                              b"Content-Length: 1000\r\n\r\n{\"draw\": ")
+            received = b""
             while not stop.is_set():
                 try:
-                    if sock.recv(4096) == b"":
-                        break  # nginx gave up on us: come back
+                    chunk = sock.recv(4096)
                 except TimeoutError:
                     continue
+                if not chunk:
+                    break  # nginx gave up on us: come back
+                received += chunk
+            if received:
+                answers.append(received)
         stop.wait(0.2)
-    return opened
+    return opened, answers
 
 
 def test_stalled_sockets_do_not_starve_the_probes(running, base):
@@ -160,8 +168,19 @@ def test_stalled_sockets_do_not_starve_the_probes(running, base):
                 time.sleep(0.05)
         finally:
             stop.set()
-        opened = [future.result() for future in futures]
-    assert all(count >= 1 for count in opened)
+        outcomes = [future.result() for future in futures]
+    assert all(opened >= 1 for opened, _ in outcomes)
+    # What nginx said to the stalled clients, when it said anything: problem+json, never HTML.
+    answers = [answer for _, answers in outcomes for answer in answers]
+    for answer in answers:
+        head = answer.split(b"\r\n\r\n", 1)[0].lower()
+        assert head.split()[1] in (b"408", b"429"), head[:60]
+        assert b"content-type: application/problem+json" in head, head
+    refusals = {answer.split()[1] for answer in answers}
+    assert b"429" in refusals, "64 bodies in progress from one address exceed its 32 connections"
+    if running.client_timeout + 1 < STALL_SECONDS:
+        # nginx drops a client whose headers stop arriving after client_header_timeout.
+        assert all(opened >= 2 for opened, _ in outcomes[:64]), [opened for opened, _ in outcomes[:64]]
     assert statuses and set(statuses) == {200}, [s for s in statuses if s != 200][:5]
     ordered = sorted(latencies)
     p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
