@@ -388,7 +388,10 @@ PLAY_THROUGH_CORS = """async (api) => {
 
 @pytest.fixture(scope="module")
 def browser(front_origins):
-    from tests.web.test_play_page import CHROMIUM_ARGS, chromium_path
+    try:  # the browser tests' shared launcher: in tests/web/conftest.py once #15 is merged
+        from tests.web.conftest import CHROMIUM_ARGS, chromium_path
+    except ImportError:
+        from tests.web.test_play_page import CHROMIUM_ARGS, chromium_path
 
     executable = chromium_path()
     try:
