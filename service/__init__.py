@@ -40,6 +40,9 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.config["SQLALCHEMY_DATABASE_URI"] = url
     # hide_parameters: a logged database error never shows its parameters (token hashes, names).
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True, "hide_parameters": True})
+    from .logs import install as install_log_redactor
+
+    install_log_redactor()
 
     db.init_app(app)
     migrate.init_app(app, db, directory=MIGRATIONS)

@@ -239,3 +239,25 @@ def test_database_errors_are_logged_without_their_parameters(make_client):
         db.session.execute(sa.text("SELECT * FROM no_such_table WHERE token_hash = :h"), {"h": "secret-hash"})
     assert "secret-hash" not in str(raised.value)
     assert "hidden due to hide_parameters" in str(raised.value)
+
+
+@pytest.mark.parametrize("error_class", [sa.exc.IntegrityError, sa.exc.OperationalError])
+def test_a_failed_request_logs_its_database_error_without_values(make_client, caplog, monkeypatch, error_class):
+    # Running the migrations in this process (alembic's fileConfig) disables the loggers that existed.
+    monkeypatch.setattr(logging.getLogger("service.api.problems"), "disabled", False)
+    client = make_client()
+    secret = "9f86d081884c7d659a2feaa0c55ad015"
+
+    def boom():
+        raise error_class("INSERT INTO players (token_hash) VALUES (%(h)s)", {"h": secret},
+                          Exception(f"duplicate key\nDETAIL:  Key (token_hash)=({secret}) already exists."))
+
+    client.application.add_url_rule("/boom", view_func=boom)
+    with caplog.at_level(logging.INFO):
+        response = client.get("/boom")
+    assert response.status_code in (500, 503) and response.mimetype == "application/problem+json"
+    assert secret not in response.get_data(as_text=True)
+    logged = caplog.text
+    assert caplog.records, "the failure is logged"
+    assert secret not in logged
+    assert "INSERT INTO players (token_hash) VALUES" in logged
