@@ -246,6 +246,9 @@ def start_nginx(settings: StackSettings) -> None:
 def up(settings: StackSettings, timeout: float = 60.0) -> None:
     """Start the stack; returns once /readyz answers 200 through nginx. Stops what it started on failure."""
     settings.run_dir.mkdir(parents=True, exist_ok=True)
+    running = [name for name, pid in _pids(settings.run_dir) if _alive(pid)]
+    if running:  # failing here must not stop the stack that is already up
+        raise RuntimeError(f"a stack already runs from {settings.run_dir} ({', '.join(running)}): stop it first")
     deadline = time.monotonic() + timeout
     try:
         migrate(settings)

@@ -438,3 +438,9 @@ def test_a_page_on_an_allowed_origin_deals_and_plays_through_cors(running, base,
 def test_a_page_on_another_origin_is_refused_by_the_browser(running, base, browser, front_origins):
     result = _play_from(browser, front_origins["refused"], base)
     assert "blocked" in result and "Failed to fetch" in result["blocked"], result
+
+
+def test_a_second_start_from_the_same_run_dir_leaves_the_running_stack_alone(running, base):
+    with pytest.raises(RuntimeError, match="already runs"):
+        stack.up(running)
+    assert requests.get(f"{base}/readyz", timeout=30).status_code == 200
