@@ -9,7 +9,7 @@ SERVE_STAMP := $(VENV)/.serving-$(HASH)
 NPM_STAMP := contract/node_modules/.installed-$(shell sha1sum contract/package-lock.json | cut -c1-12)
 AXE := node_modules/axe-core/axe.min.js
 
-.PHONY: serve test lint openapi contract bench clean
+.PHONY: serve test lint openapi contract bench clean stack stack-down
 
 # What serving needs and nothing more (no test or bench extras).
 $(SERVE_STAMP): pyproject.toml
@@ -40,11 +40,25 @@ $(AXE): package.json package-lock.json
 contract: $(NPM_STAMP)  ## install the contract checks' npm tools (contract/package-lock.json)
 
 test: $(STAMP) $(NPM_STAMP) $(AXE)  ## set up and run the whole suite (SQLite and PostgreSQL, contract checks)
-	$(BIN)/ruff check service tests bench
+	$(BIN)/ruff check service tests bench deploy
 	$(BIN)/pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check service tests bench
+	$(BIN)/ruff check service tests bench deploy
+
+# The production shape locally: nginx on STACK_PORT in front of two app instances (gunicorn
+# masters on STACK_PORT+1 and +2) on PostgreSQL and Redis; deploy/stack.py, docs/DEPLOYMENT.md.
+STACK_PORT ?= 8080
+STACK_DIR ?= .stack
+STACK_DATABASE_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/solitaire_stack
+STACK_REDIS_URL ?= redis://127.0.0.1:6379/0
+
+stack: $(STAMP)  ## migrate, start nginx + 2 app instances; returns once /readyz answers through nginx
+	$(BIN)/python deploy/stack.py up --port $(STACK_PORT) --run-dir $(STACK_DIR) \
+		--database-url $(STACK_DATABASE_URL) --redis $(STACK_REDIS_URL)
+
+stack-down:  ## stop everything `make stack` started
+	$(BIN)/python deploy/stack.py down --run-dir $(STACK_DIR)
 
 openapi: $(STAMP)  ## regenerate the checked-in openapi.yaml from the code
 	$(BIN)/flask --app service openapi-yaml openapi.yaml
@@ -52,8 +66,10 @@ openapi: $(STAMP)  ## regenerate the checked-in openapi.yaml from the code
 bench: $(STAMP)  ## the benchmarks that print ratios (engine, API vs its floor, solver, leaderboards)
 	$(BIN)/python bench/engine.py --quick
 	$(BIN)/python bench/api.py
+	$(BIN)/python bench/api.py --proxy --databases postgresql --quick
+	$(BIN)/python bench/capacity.py
 	$(BIN)/python bench/solver.py --deals 200
 	$(BIN)/python bench/leaderboard.py --games 100000
 
 clean:
-	rm -rf $(VENV) node_modules instance .pytest_cache .hypothesis contract/node_modules
+	rm -rf $(VENV) node_modules instance .pytest_cache .hypothesis contract/node_modules .stack

@@ -1,4 +1,9 @@
-"""gunicorn settings: gthread workers, which beat sync workers for small JSON answers on 2 cores."""
+"""gunicorn settings: gthread workers, which beat sync workers for small JSON answers on 2 cores.
+
+In production gunicorn sits behind nginx (deploy/) and listens on loopback or a unix
+socket only (``BIND=unix:/run/solitaire/api.sock``): nginx absorbs slow clients, so a
+stalled socket never holds one of these threads.
+"""
 
 import os
 
@@ -9,8 +14,22 @@ threads = int(os.environ.get("WEB_THREADS", "4"))
 keepalive = 5
 timeout = 30
 graceful_timeout = 10
+# Above nginx's bounds (4 KiB a line, 16 KiB of headers: deploy/nginx.conf.template), so that
+# whatever nginx lets through is answered by the app, as problem+json, never by gunicorn's HTML.
+limit_request_line = 8190
+limit_request_fields = 4096
+limit_request_field_size = 8190
+# The client address and scheme are the app's business (PROXY_HOPS, werkzeug's ProxyFix):
+# gunicorn trusts no forwarded header itself.
+forwarded_allow_ips = ""
 accesslog = os.environ.get("ACCESS_LOG") or None
+# The path without its query string, and no Referer: neither may carry a token into the log.
+access_log_format = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms "%(a)s"'
 # gunicorn 27 opens a control socket at a fixed path: two servers on one machine would clash.
 control_socket_disable = True
+
+# With the in-memory rate-limit store each worker counts alone and enforces its share of
+# each limit (service/api/limits.py); a shared store (redis://) ignores this.
+raw_env = [] if "RATELIMIT_PROCESSES" in os.environ else [f"RATELIMIT_PROCESSES={workers}"]
 
 # preload_app stays off: each worker builds its own app and connection pool after the fork.

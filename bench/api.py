@@ -9,6 +9,12 @@ each and the ratios that matter (targets: service/floor >= 0.7, p99 <= 4 x p50):
     python bench/api.py                 # both databases, 3 rounds of 6 s each
     python bench/api.py --quick         # 2 rounds of 3 s
     python bench/api.py --databases sqlite --rounds 5
+    python bench/api.py --proxy         # the service through nginx against direct (deploy/)
+
+``--proxy`` measures the front proxy's cost instead: one gunicorn running the service,
+nginx (deploy/nginx.conf.template) in front of it, the same games driven through nginx
+and directly in alternating rounds (target: through nginx >= 0.85 x direct).
+``BENCH_PORTS=18080-18099`` keeps every server on ports of that range.
 
 Rate limits stay on with limits too high to bite, so their cost is measured too.
 Needs PostgreSQL on 127.0.0.1:5432 (trust auth) for the PostgreSQL half; without
@@ -43,10 +49,24 @@ APPS = {
 }
 
 
+_taken: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A free port of 127.0.0.1: any, or one of ``BENCH_PORTS`` (e.g. 18080-18099)."""
+    low, _, high = os.environ.get("BENCH_PORTS", "0-0").partition("-")
+    for port in range(int(low), int(high) + 1):
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            if port and port not in _taken:
+                _taken.add(port)
+                return port
+            if not port:
+                return sock.getsockname()[1]
+    raise RuntimeError(f"no free port in BENCH_PORTS={os.environ['BENCH_PORTS']}")
 
 
 def wait_ready(port: int, path: str, process: subprocess.Popen, timeout: float = 30.0) -> None:
@@ -153,18 +173,87 @@ def bench_database(kind: str, args) -> dict:
         finally:
             for process in processes.values():
                 stop(process)
-    summary = {}
-    for app, results in rounds.items():
+    return summarize(rounds, "service", "floor")
+
+
+def summarize(rounds: dict[str, list[api_load.Result]], top: str, bottom: str) -> dict:
+    """Median rate and pooled latencies of each side; the median of the round pairs' ratios top/bottom."""
+    summary: dict = {}
+    for side, results in rounds.items():
         merged = api_load.Result(latencies=[x for r in results for x in r.latencies])
-        summary[app] = {
+        summary[side] = {
             "rate": statistics.median(r.rate for r in results),
             "p50": merged.percentile(50), "p90": merged.percentile(90), "p99": merged.percentile(99),
             "errors": sum(r.errors for r in results),
         }
     # Ratio per round pair, then the median: noise between rounds hits both sides alike.
-    summary["ratio"] = statistics.median(s.rate / f.rate for s, f in zip(rounds["service"], rounds["floor"],
-                                                                         strict=True))
+    summary["ratio"] = statistics.median(t.rate / b.rate for t, b in zip(rounds[top], rounds[bottom], strict=True))
     return summary
+
+
+def bench_proxy(kind: str, args) -> dict:
+    """The service through nginx and directly, same gunicorn and games, alternating rounds."""
+    sys.path.insert(0, str(ROOT / "deploy"))
+    import stack
+
+    with scratch_databases(kind) as urls, tempfile.TemporaryDirectory(prefix="bench-proxy-") as run_dir:
+        migrate(urls)
+        app_port, proxy_port = free_port(), free_port()
+        process = start("service", urls["service"], app_port)
+        settings = stack.StackSettings(port=proxy_port, app_ports=[app_port], run_dir=Path(run_dir),
+                                       access_log="off")
+        try:
+            stack.start_nginx(settings)
+            wait_ready(proxy_port, "/healthz", process)
+            games = api_load.create_games(app_port, max(args.games, args.clients))
+            ports = {"nginx": proxy_port, "direct": app_port}
+            for port in ports.values():
+                api_load.run(port, games, args.clients, duration=1.0)
+            rounds: dict[str, list[api_load.Result]] = {path: [] for path in ports}
+            for number in range(args.rounds):
+                order = list(ports) if number % 2 else list(ports)[::-1]
+                for path in order:
+                    result = api_load.run(ports[path], games, args.clients, duration=args.duration,
+                                          reconnect=args.reconnect)
+                    rounds[path].append(result)
+                    print(f"  {kind:10} round {number + 1} {path:7}: {result.line()}", flush=True)
+        finally:
+            stack.down(Path(run_dir))
+            stop(process)
+    return summarize(rounds, "nginx", "direct")
+
+
+def each_database(args, bench) -> dict:
+    """``bench(kind, args)`` for each of ``--databases``; PostgreSQL is skipped when unreachable."""
+    results = {}
+    for kind in (name.strip() for name in args.databases.split(",")):
+        if kind == "postgresql" and not postgres_reachable():
+            print("postgresql: unreachable, skipped")
+            continue
+        results[kind] = bench(kind, args)
+    return results
+
+
+def print_table(results: dict, sides) -> None:
+    print()
+    print(f"{'database':10} {'app':7} {'req/s':>7} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} {'p99/p50':>7}")
+    for kind, summary in results.items():
+        for side in sides:
+            s = summary[side]
+            print(f"{kind:10} {side:7} {s['rate']:7.0f} {s['p50']:7.1f} {s['p90']:7.1f} {s['p99']:7.1f} "
+                  f"{s['p99'] / s['p50']:7.2f}")
+    print()
+
+
+def main_proxy(args) -> None:
+    print(f"{args.clients} clients on {max(args.games, args.clients)} games, one gunicorn (gunicorn.conf.py), "
+          f"through nginx vs direct, {args.rounds} alternating rounds of {args.duration:.0f} s", flush=True)
+    results = each_database(args, bench_proxy)
+    print_table(results, ("nginx", "direct"))
+    for kind, summary in results.items():
+        verdict = "ok" if summary["ratio"] >= 0.85 else "BELOW TARGET"
+        print(f"{kind}: nginx/direct {summary['ratio']:.2f} (target >= 0.85), errors through nginx "
+              f"{summary['nginx']['errors']}: {verdict}")
 
 
 def main() -> None:
@@ -176,25 +265,17 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=6.0)
     parser.add_argument("--reconnect", type=int, default=50)
     parser.add_argument("--quick", action="store_true", help="2 rounds of 3 s")
+    parser.add_argument("--proxy", action="store_true", help="through nginx against direct to gunicorn")
     args = parser.parse_args()
     if args.quick:
         args.rounds, args.duration = 2, 3.0
+    if args.proxy:
+        main_proxy(args)
+        return
     print(f"{args.clients} clients on {max(args.games, args.clients)} games, gunicorn.conf.py "
           f"(2 workers x 4 threads), {args.rounds} alternating rounds of {args.duration:.0f} s", flush=True)
-    results = {}
-    for kind in (name.strip() for name in args.databases.split(",")):
-        if kind == "postgresql" and not postgres_reachable():
-            print("postgresql: unreachable, skipped")
-            continue
-        results[kind] = bench_database(kind, args)
-    print()
-    print(f"{'database':10} {'app':7} {'req/s':>7} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} {'p99/p50':>7}")
-    for kind, summary in results.items():
-        for app in APPS:
-            s = summary[app]
-            print(f"{kind:10} {app:7} {s['rate']:7.0f} {s['p50']:7.1f} {s['p90']:7.1f} {s['p99']:7.1f} "
-                  f"{s['p99'] / s['p50']:7.2f}")
-    print()
+    results = each_database(args, bench_database)
+    print_table(results, APPS)
     for kind, summary in results.items():
         service = summary["service"]
         verdict = "ok" if summary["ratio"] >= 0.7 and service["p99"] <= 4 * service["p50"] else "BELOW TARGET"

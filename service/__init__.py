@@ -42,7 +42,11 @@ def create_app(overrides: dict | None = None) -> Flask:
         os.makedirs(app.instance_path, exist_ok=True)
         url = f"sqlite:///{os.path.join(app.instance_path, 'solitaire.db')}"
     app.config["SQLALCHEMY_DATABASE_URI"] = url
-    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
+    # hide_parameters: a logged database error never shows its parameters (token hashes, names).
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True, "hide_parameters": True})
+    from .logs import install as install_log_redactor
+
+    install_log_redactor()
 
     db.init_app(app)
     migrate.init_app(app, db, directory=MIGRATIONS)
@@ -52,8 +56,12 @@ def create_app(overrides: dict | None = None) -> Flask:
         configure_engine(db.engine)
 
     from .api import init_api
+    from .api.auth import refuse_query_token
     from .api.limits import init_limits
+    from .edge import init_edge
 
+    app.before_request(refuse_query_token)  # first: a token in a URL is refused before anything else
+    init_edge(app)
     init_limits(app)
     init_api(app)
     from .web import web_bp

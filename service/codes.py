@@ -13,6 +13,7 @@ from .engine.rules import RULE_PARAMS
 REQUEST_PARAMS: dict[str, tuple[str, ...]] = {
     "INVALID_REQUEST": (),
     "AUTH_REQUIRED": (),
+    "TOKEN_IN_QUERY": ("param",),
     "FORBIDDEN": (),
     "GAME_NOT_FOUND": ("game",),
     "PLAYER_NOT_FOUND": ("player",),
@@ -22,9 +23,14 @@ REQUEST_PARAMS: dict[str, tuple[str, ...]] = {
     "IDEMPOTENCY_KEY_REUSED": (),
     "PAYLOAD_TOO_LARGE": ("limit",),
     "UNSUPPORTED_MEDIA_TYPE": (),
+    "REQUEST_TIMEOUT": (),
+    "URI_TOO_LONG": ("limit",),
+    "HEADERS_TOO_LARGE": ("limit",),
     "RATE_LIMITED": ("retry_after",),
     "WINNABLE_DEAL_TIMEOUT": ("draw",),
     "SERVICE_UNAVAILABLE": (),
+    "BAD_GATEWAY": (),
+    "GATEWAY_TIMEOUT": (),
     "INTERNAL_ERROR": (),
 }
 
@@ -37,6 +43,7 @@ STATUS: dict[str, int] = {
     "GAME_FINISHED": 409,
     "INVALID_REQUEST": 400,
     "AUTH_REQUIRED": 401,
+    "TOKEN_IN_QUERY": 400,
     "FORBIDDEN": 403,
     "GAME_NOT_FOUND": 404,
     "PLAYER_NOT_FOUND": 404,
@@ -46,9 +53,14 @@ STATUS: dict[str, int] = {
     "IDEMPOTENCY_KEY_REUSED": 422,
     "PAYLOAD_TOO_LARGE": 413,
     "UNSUPPORTED_MEDIA_TYPE": 415,
+    "REQUEST_TIMEOUT": 408,
+    "URI_TOO_LONG": 414,
+    "HEADERS_TOO_LARGE": 431,
     "RATE_LIMITED": 429,
     "WINNABLE_DEAL_TIMEOUT": 503,
     "SERVICE_UNAVAILABLE": 503,
+    "BAD_GATEWAY": 502,
+    "GATEWAY_TIMEOUT": 504,
     "INTERNAL_ERROR": 500,
 }
 

@@ -9,6 +9,10 @@ def _int(name: str, default: int) -> int:
     return int(os.environ.get(name, default))
 
 
+def _list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
 def from_environment() -> dict:
     """The app's settings; every one can be overridden by an environment variable."""
     return {
@@ -30,4 +34,20 @@ def from_environment() -> dict:
         # near them, a runaway bot does; tighten per deployment.
         "RATELIMIT_DEFAULT": os.environ.get("RATELIMIT_DEFAULT", "6000 per minute"),
         "RATELIMIT_WRITE": os.environ.get("RATELIMIT_WRITE", "1200 per minute"),
+        # With memory:// each process counts alone; this many processes share the server's
+        # limit, so each enforces its share of it (gunicorn.conf.py sets it to its workers).
+        "RATELIMIT_PROCESSES": _int("RATELIMIT_PROCESSES", 1),
+        # Prefix of the counters' keys: services sharing one Redis keep apart by it.
+        "RATELIMIT_KEY_PREFIX": os.environ.get("RATELIMIT_KEY_PREFIX", "solitaire"),
+        # How many proxies in front of the app append to X-Forwarded-For (nginx: 1). Zero trusts
+        # no header: the client address is the socket's peer.
+        "PROXY_HOPS": _int("PROXY_HOPS", 0),
+        # Origins (scheme://host[:port]) whose pages may call /v1 from a browser; "*" for any.
+        # Empty (the default): only the service's own pages, which need no CORS.
+        "CORS_ORIGINS": _list("CORS_ORIGINS"),
+        "CORS_MAX_AGE": _int("CORS_MAX_AGE", 600),
+        # Cache-Control max-age of public reads (lists, leaderboards, rules); 0 = revalidate.
+        "PUBLIC_CACHE_SECONDS": _int("PUBLIC_CACHE_SECONDS", 5),
+        # Public game reads change with every action: by default a cache revalidates (ETag).
+        "GAME_CACHE_SECONDS": _int("GAME_CACHE_SECONDS", 0),
     }

@@ -17,6 +17,22 @@ from .problems import ApiProblem
 _CHALLENGE = {"WWW-Authenticate": 'Bearer realm="solitaire"'}
 
 
+#: Query parameters that would carry a credential: refused, so that no token reaches a URL
+#: (access logs, browser history, Referer headers).
+CREDENTIAL_PARAMS = frozenset({"token", "access_token", "auth", "auth_token", "authorization", "bearer",
+                                "api_key", "apikey"})
+
+
+def refuse_query_token() -> None:
+    """A credential in the query string is 400 ``TOKEN_IN_QUERY``: tokens travel only in ``Authorization``."""
+    args = request.args
+    if not args:
+        return
+    for name, value in args.items(multi=True):
+        if name.lower() in CREDENTIAL_PARAMS or value[:7].lower() == "bearer ":
+            raise ApiProblem("TOKEN_IN_QUERY", param=name[:40])
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(32)
 

@@ -4,9 +4,15 @@
   endpoint counted together; the health probes are exempt.
 - ``RATELIMIT_WRITE`` (e.g. "300 per minute"): the actions of one bearer token, all
   action endpoints counted together (keyed by the token's hash, never the token).
-- ``RATELIMIT_STORAGE_URI``: ``memory://`` (per process) by default; point every
-  worker at one store (``redis://…``) for limits shared across processes.
+- ``RATELIMIT_STORAGE_URI``: ``memory://`` by default, where each process counts
+  alone and so enforces its share of each limit: the limit divided by
+  ``RATELIMIT_PROCESSES`` (gunicorn.conf.py sets it to its worker count), so the
+  server as a whole never lets more through than configured. ``redis://…`` shares
+  the counters between every worker and instance: the limits hold as configured.
+  While that store is unreachable the limiter counts in memory and logs it.
 - ``RATELIMIT_ENABLED`` false turns both off.
+
+Each named limit is one entry of :data:`LIMITS`; a new one is a setting plus a line there.
 
 Bodies are capped at ``MAX_CONTENT_LENGTH`` (413) with or without Content-Length.
 
@@ -17,6 +23,7 @@ same number of seconds in ``Retry-After``; every limited answer carries the
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import math
@@ -25,6 +32,7 @@ import time
 from flask import current_app, g, request
 from flask_limiter import ApplicationLimit, HeaderNames, Limit, Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse_many
 from limits.storage import MemoryStorage
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -47,6 +55,43 @@ class SweepingMemoryStorage(MemoryStorage):
         if now >= self._next_sweep:
             self._next_sweep = now + 1.0
             self._MemoryStorage__expire_events()
+
+
+#: Setting name of each named limit.
+LIMITS = {"address": "RATELIMIT_DEFAULT", "write": "RATELIMIT_WRITE"}
+
+
+def _shares_memory(config) -> bool:
+    return _storage_uri(config.get("RATELIMIT_STORAGE_URI")).startswith("solitaire-memory")
+
+
+@functools.lru_cache(maxsize=64)  # read on every request; the settings rarely change
+def process_share(limit: str, processes: int) -> str:
+    """This process's share of ``limit`` when ``processes`` count apart, never below 1.
+
+    >>> process_share("120 per minute", 2)
+    '60 per 1 minute'
+    >>> process_share("120/minute;1000/2 hours", 8)
+    '15 per 1 minute;125 per 2 hour'
+    >>> process_share("5 per second", 8)
+    '1 per 1 second'
+    """
+    if processes <= 1:
+        return limit
+    return ";".join(f"{max(1, item.amount // processes)} per {item.multiples} {item.GRANULARITY.name}"
+                    for item in parse_many(limit))
+
+
+def limit_value(name: str):
+    """The named limit of :data:`LIMITS` as Flask-Limiter reads it: per request, from the config."""
+    setting = LIMITS[name]
+
+    def value() -> str:
+        config = current_app.config
+        processes = config.get("RATELIMIT_PROCESSES", 1) if _shares_memory(config) else 1
+        return process_share(config[setting], processes)
+
+    return value
 
 
 def _address() -> str:
@@ -108,6 +153,9 @@ def _cap_streamed_body() -> None:
     environ["wsgi.input"] = io.BytesIO(b"".join(chunks))
 
 
+_STORE_TIMEOUTS = {"socket_timeout": 0.25, "socket_connect_timeout": 0.25}
+
+
 def _storage_uri(uri: str | None) -> str:
     if not uri or uri.startswith("memory://"):
         return "solitaire-memory://"
@@ -120,15 +168,19 @@ def init_limits(app) -> Limiter:
     config = app.config
     limiter = Limiter(
         key_func=_address,
-        application_limits=[ApplicationLimit(lambda: current_app.config["RATELIMIT_DEFAULT"],
-                                             key_function=_address, scope="address", exempt_when=_is_probe)],
-        default_limits=[Limit(lambda: current_app.config["RATELIMIT_WRITE"], key_function=_token_key,
-                              scope="write", shared=True, exempt_when=_not_an_action)],
+        application_limits=[ApplicationLimit(limit_value("address"), key_function=_address, scope="address",
+                                             exempt_when=_is_probe)],
+        default_limits=[Limit(limit_value("write"), key_function=_token_key, scope="write", shared=True,
+                              exempt_when=_not_an_action)],
         storage_uri=_storage_uri(config.get("RATELIMIT_STORAGE_URI")),
+        # A shared store that stops answering must not stop the game: count in memory meanwhile.
+        storage_options=_STORE_TIMEOUTS if not _shares_memory(config) else {},
+        in_memory_fallback_enabled=not _shares_memory(config),
+        swallow_errors=True,
         headers_enabled=True,
         header_name_mapping={HeaderNames.RETRY_AFTER: _RESET_SECONDS},
         on_breach=_on_breach,
-        key_prefix="solitaire",
+        key_prefix=config.get("RATELIMIT_KEY_PREFIX") or "solitaire",
     )
     app.after_request(_drop_reset_seconds)  # registered first, so it runs after the limiter's
     limiter.init_app(app)

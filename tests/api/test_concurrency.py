@@ -27,24 +27,30 @@ def new_game(base: str) -> tuple[str, dict]:
     return game["id"], {"Authorization": f"Bearer {game['token']}"}
 
 
-def test_concurrent_actions_are_serialized(app, live_server):
-    game_id, auth = new_game(live_server)
-    barrier = threading.Barrier(THREADS)
+def act_concurrently(base: str, game_id: str, auth: dict, threads: int = THREADS,
+                     rounds: int = ROUNDS) -> list[tuple[int, dict]]:
+    """``threads`` clients at once, each ``rounds`` of draw, recycle or undo on one game: the answers."""
+    barrier = threading.Barrier(threads)
 
     def worker(number: int) -> list[tuple[int, dict]]:
         answers = []
         with requests.Session() as session:
             session.headers.update(auth)
             barrier.wait(30)
-            for round_ in range(ROUNDS):
+            for round_ in range(rounds):
                 # draw, recycle or undo: always legal or cleanly rejected
                 action = ("draw", "draw", "recycle", "undo")[(number + round_) % 4]
-                response = session.post(f"{live_server}/v1/games/{game_id}/{action}", timeout=60)
+                response = session.post(f"{base}/v1/games/{game_id}/{action}", timeout=60)
                 answers.append((response.status_code, response.json()))
         return answers
 
-    with ThreadPoolExecutor(THREADS) as pool:
-        results = [answer for answers in pool.map(worker, range(THREADS)) for answer in answers]
+    with ThreadPoolExecutor(threads) as pool:
+        return [answer for answers in pool.map(worker, range(threads)) for answer in answers]
+
+
+def test_concurrent_actions_are_serialized(app, live_server):
+    game_id, auth = new_game(live_server)
+    results = act_concurrently(live_server, game_id, auth)
 
     assert len(results) == THREADS * ROUNDS
     statuses = {status for status, _ in results}

@@ -13,26 +13,60 @@ def load_compose() -> dict:
     return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 
 
-def test_compose_runs_postgres_then_migrations_then_the_api():
+APIS = ("api-1", "api-2")
+
+
+def test_compose_runs_postgres_and_redis_then_migrations_then_two_apps_behind_nginx():
     services = load_compose()["services"]
-    assert set(services) == {"db", "migrate", "api"}
+    assert set(services) == {"db", "redis", "migrate", *APIS, "nginx"}
     assert services["db"]["image"].startswith("postgres:")
-    assert "healthcheck" in services["db"]
-    migrate, api = services["migrate"], services["api"]
+    assert services["redis"]["image"].startswith("redis:")
+    assert "healthcheck" in services["db"] and "healthcheck" in services["redis"]
+    migrate = services["migrate"]
     assert migrate["command"] == ["flask", "--app", "service", "db", "upgrade"]
     assert migrate["depends_on"]["db"]["condition"] == "service_healthy"
-    assert api["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
-    assert api["depends_on"]["db"]["condition"] == "service_healthy"
+    for name in APIS:
+        api = services[name]
+        assert api["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+        assert api["depends_on"]["db"]["condition"] == "service_healthy"
+        assert api["depends_on"]["redis"]["condition"] == "service_healthy"
+    assert {name: services["nginx"]["depends_on"][name]["condition"] for name in APIS} == {
+        name: "service_healthy" for name in APIS}
 
 
-def test_compose_points_both_at_the_same_postgresql_database():
+def test_only_nginx_publishes_a_port():
+    services = load_compose()["services"]
+    assert [name for name, service in services.items() if "ports" in service] == ["nginx"]
+    assert services["nginx"]["ports"] == ["${STACK_PORT:-8080}:8080"]
+
+
+def test_compose_points_every_app_at_the_same_postgresql_database_and_redis():
     services = load_compose()["services"]
     db = services["db"]["environment"]
     expected = (f"postgresql+psycopg://{db['POSTGRES_USER']}:{db['POSTGRES_PASSWORD']}"
                 f"@db:5432/{db['POSTGRES_DB']}")
     assert services["migrate"]["environment"]["DATABASE_URL"] == expected
-    assert services["api"]["environment"]["DATABASE_URL"] == expected
-    assert services["api"]["environment"]["BIND"].startswith("0.0.0.0:")
+    for name in APIS:
+        environment = services[name]["environment"]
+        assert environment["DATABASE_URL"] == expected
+        assert environment["BIND"] == "0.0.0.0:8000"  # on the compose network only
+        assert environment["PROXY_HOPS"] == "1"
+        assert environment["RATELIMIT_STORAGE_URI"].startswith("redis://redis:6379/")
+
+
+def test_the_compose_nginx_config_is_the_rendered_template():
+    import sys
+
+    sys.path.insert(0, str(ROOT / "deploy"))
+    import stack
+
+    nginx = load_compose()["services"]["nginx"]
+    assert "./deploy/nginx.compose.conf:/etc/nginx/nginx.conf:ro" in nginx["volumes"]
+    rendered = stack.render_nginx_conf(stack.StackSettings(**stack.COMPOSE))
+    assert (ROOT / "deploy" / "nginx.compose.conf").read_text() == rendered, \
+        "run: python deploy/stack.py compose-config"
+    for name in APIS:
+        assert f"server {name}:8000 " in rendered
 
 
 def test_dockerfile_serves_the_app_factory_with_the_gunicorn_config():
@@ -51,3 +85,24 @@ def test_gunicorn_config_uses_threads_and_no_control_socket():
     assert settings["worker_class"] == "gthread"
     assert settings["control_socket_disable"] is True
     assert settings["workers"] >= 2 and settings["threads"] >= 2
+
+
+def test_gunicorn_gives_each_worker_its_share_of_the_in_memory_limits(monkeypatch):
+    monkeypatch.delenv("RATELIMIT_PROCESSES", raising=False)
+    monkeypatch.setenv("WEB_WORKERS", "3")
+    settings: dict = {}
+    exec((ROOT / "gunicorn.conf.py").read_text(), settings)
+    assert settings["raw_env"] == ["RATELIMIT_PROCESSES=3"]
+    monkeypatch.setenv("RATELIMIT_PROCESSES", "1")  # an operator's choice wins
+    exec((ROOT / "gunicorn.conf.py").read_text(), settings)
+    assert settings["raw_env"] == []
+
+
+def test_gunicorn_logs_no_query_string_and_listens_on_loopback_by_default(monkeypatch):
+    monkeypatch.delenv("BIND", raising=False)
+    settings: dict = {}
+    exec((ROOT / "gunicorn.conf.py").read_text(), settings)
+    assert settings["bind"].startswith("127.0.0.1:")
+    assert "%(U)s" in settings["access_log_format"]
+    for leaky in ("%(r)s", "%(q)s", "%(f)s", "%({authorization}i)s"):
+        assert leaky not in settings["access_log_format"]

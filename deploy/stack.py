@@ -1,0 +1,364 @@
+"""The production shape on one machine, without docker: nginx in front of two app instances.
+
+``up`` migrates the database, starts N gunicorn masters (``gunicorn.conf.py``) on
+loopback ports, renders ``deploy/nginx.conf.template`` and starts nginx on
+``--port``, and returns once ``/readyz`` answers 200 through nginx. ``down`` stops
+everything ``up`` started (the pid files in ``--run-dir``)::
+
+    python deploy/stack.py up --port 8080 --run-dir .stack
+    python deploy/stack.py down --run-dir .stack
+
+The apps get ``PROXY_HOPS=1`` (nginx sets X-Forwarded-For to the address it saw)
+and share their rate-limit counters in Redis (``--redis``). Settings not named here
+(CORS_ORIGINS, RATELIMIT_*, …) pass through from the environment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The app masters this process started, by run dir: down() reaps them.
+_STARTED: dict[Path, list[subprocess.Popen]] = {}
+TEMPLATE = Path(__file__).resolve().parent / "nginx.conf.template"
+
+#: Statuses nginx answers itself, the code of each, and the params its body carries.
+NGINX_PROBLEMS = {
+    400: ("INVALID_REQUEST", lambda s: {}),
+    408: ("REQUEST_TIMEOUT", lambda s: {}),
+    413: ("PAYLOAD_TOO_LARGE", lambda s: {"limit": s.max_body}),
+    414: ("URI_TOO_LONG", lambda s: {"limit": s.header_buffer}),
+    429: ("RATE_LIMITED", lambda s: {"retry_after": 1}),
+    431: ("HEADERS_TOO_LARGE", lambda s: {"limit": 4 * s.header_buffer}),
+    500: ("INTERNAL_ERROR", lambda s: {}),
+    502: ("BAD_GATEWAY", lambda s: {}),
+    503: ("SERVICE_UNAVAILABLE", lambda s: {}),
+    504: ("GATEWAY_TIMEOUT", lambda s: {}),
+}
+#: Query parameter names that carry a credential: refused by nginx before the request is
+#: proxied (so that no upstream error ever logs one), as by the app (service/api/auth.py).
+_PARAM = "@@param@@"
+#: The statuses nginx produces for each answered one: 494 is its "request header too large";
+#: a length it requires (411), a transfer coding (501) or an HTTP version (505) it does not
+#: know make a malformed request for this API.
+_NGINX_STATUS = {400: ("400 411 501 505", 400), 431: ("494", 431)}
+
+
+@dataclass
+class StackSettings:
+    port: int = 8080
+    listen_host: str = "127.0.0.1"
+    app_ports: list[int] = field(default_factory=list)  # default: port+1, port+2
+    run_dir: Path = ROOT / ".stack"
+    database_url: str = "postgresql+psycopg://postgres@127.0.0.1:5432/solitaire_stack"
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    workers: int = 2
+    threads: int = 4
+    client_timeout: int = 10
+    upstream_timeout: int = 35
+    header_buffer: int = 4096
+    max_body: int = 16 * 1024
+    conn_per_address: int = 32
+    worker_processes: int = 1
+    worker_connections: int = 2048
+    access_log: str = ""  # default: nginx-access.log in run_dir; "off" for none
+    error_log: str = ""  # default: nginx-error.log in run_dir
+    pid_path: str = ""  # default: nginx.pid in run_dir
+    temp_dir: str = ""  # default: nginx-temp in run_dir
+    upstreams: list[str] = field(default_factory=list)  # host:port; default 127.0.0.1 on app_ports
+    environment: dict = field(default_factory=dict)  # extra settings of the apps
+
+    def __post_init__(self) -> None:
+        self.run_dir = Path(self.run_dir)
+        if not self.app_ports:
+            self.app_ports = [self.port + 1, self.port + 2]
+
+
+def _nginx_string(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def problem_documents(settings: StackSettings) -> dict[int, dict[str, str]]:
+    """The body of each status nginx answers itself, in every catalog language."""
+    sys.path.insert(0, str(ROOT))
+    from service import i18n
+    from service.api.auth import CREDENTIAL_PARAMS
+    from service.api.problems import problem_title, problem_type
+    from service.codes import STATUS
+
+    documents: dict[int | str, dict[str, str]] = {}
+    problems = {**NGINX_PROBLEMS, "token": ("TOKEN_IN_QUERY", lambda s: {"param": _PARAM})}
+    for status, (code, params_of) in problems.items():
+        assert status == "token" or STATUS[code] == status, (code, status)
+        params = params_of(settings)
+        documents[status] = {
+            lang: json.dumps({"type": problem_type(code), "title": problem_title(code), "status": STATUS[code],
+                              "detail": i18n.message(code, params, lang), "code": code, "params": params},
+                             ensure_ascii=False).replace(_PARAM, "${token_param}")
+            for lang in i18n.LANGUAGES
+        }
+    documents["token_pattern"] = "(?:^|&)(" + "|".join(sorted(CREDENTIAL_PARAMS)) + ")(?:=|&|$)"
+    return documents
+
+
+def render_nginx_conf(settings: StackSettings) -> str:
+    """deploy/nginx.conf.template with the settings and the problem documents filled in."""
+    documents = problem_documents(settings)
+    token_pattern = documents.pop("token_pattern")
+    maps, pages, locations = [], [], []
+    for status, by_lang in documents.items():
+        lines = [f"    map $problem_lang $problem_{status} {{", f"        default {_nginx_string(by_lang['en'])};"]
+        lines += [f"        {lang} {_nginx_string(body)};" for lang, body in by_lang.items() if lang != "en"]
+        maps.append("\n".join([*lines, "    }"]))
+        if status == "token":
+            pages.append(f'        if ($args ~* "{token_pattern}") {{\n'
+                         f"            set $token_param $1;\n"
+                         f"            rewrite ^ /_problem/token last;\n"
+                         f"        }}")
+        seen, answered = _NGINX_STATUS.get(status, (status, status))
+        answered = 400 if status == "token" else answered
+        # A URI, not a named location: a request line nginx could not parse has no URI to keep.
+        if status != "token":
+            pages.append(f"        error_page {seen} ={answered} /_problem/{status};")
+        extra = "            add_header Retry-After 1 always;\n" if status in (429, 502, 503, 504) else ""
+        locations.append(
+            f"        location = /_problem/{status} {{\n"
+            f"            internal;\n"
+            f"            default_type application/problem+json;\n"
+            f"            add_header Content-Language $problem_lang always;\n"
+            f"            add_header Cache-Control no-store always;\n"
+            f"            add_header X-Content-Type-Options nosniff always;\n"
+            f"            add_header X-Request-Id $request_id always;\n{extra}"
+            f"            return {answered} $problem_{status};\n"
+            f"        }}")
+    run_dir = settings.run_dir.resolve()
+    values = {
+        "worker_processes": settings.worker_processes,
+        "worker_connections": settings.worker_connections,
+        "pid_path": settings.pid_path or f"{run_dir}/nginx.pid",
+        "temp_dir": settings.temp_dir or f"{run_dir}/nginx-temp",
+        "error_log": settings.error_log or f"{run_dir}/nginx-error.log",
+        "access_log": "off" if settings.access_log == "off"
+        else f"{settings.access_log or run_dir / 'nginx-access.log'} edge",
+        "client_timeout": settings.client_timeout,
+        "upstream_timeout": settings.upstream_timeout,
+        "header_buffer": f"{settings.header_buffer // 1024}k",
+        "max_body": f"{settings.max_body // 1024}k",
+        "conn_per_address": settings.conn_per_address,
+        "listen": f"{settings.listen_host}:{settings.port}",
+        "upstream_servers": "\n".join(f"        server {upstream} max_fails=1 fail_timeout=2s;"
+                                      for upstream in settings.upstreams
+                                      or [f"127.0.0.1:{port}" for port in settings.app_ports]),
+        "problem_maps": "\n".join(maps),
+        "error_pages": "\n".join(pages),
+        "problem_locations": "\n".join(locations),
+    }
+
+    def fill(match: re.Match) -> str:
+        return str(values[match.group(1)])
+
+    return re.sub(r"\{([a-z_]+)\}", fill, TEMPLATE.read_text())
+
+
+#: docker-compose.yml's nginx: listens on 8080 in its container, logs to the container's output.
+COMPOSE = {"listen_host": "0.0.0.0", "port": 8080, "upstreams": ["api-1:8000", "api-2:8000"],
+           "access_log": "/dev/stdout", "error_log": "/dev/stderr", "pid_path": "/tmp/nginx.pid",
+           "temp_dir": "/tmp/nginx"}
+COMPOSE_CONF = Path(__file__).resolve().parent / "nginx.compose.conf"
+
+
+def _app_environment(settings: StackSettings, port: int, number: int) -> dict:
+    env = {**os.environ, **settings.environment}
+    env.update({
+        "DATABASE_URL": settings.database_url,
+        "BIND": f"127.0.0.1:{port}",
+        "WEB_WORKERS": str(settings.workers),
+        "WEB_THREADS": str(settings.threads),
+        "PROXY_HOPS": "1",
+        "RATELIMIT_STORAGE_URI": settings.redis_url,
+        "MAX_BODY_BYTES": str(settings.max_body),
+        "ACCESS_LOG": str(settings.run_dir.resolve() / f"api-{number}-access.log"),
+    })
+    env.pop("RATELIMIT_PROCESSES", None)  # the counters are shared: no per-process share
+    return env
+
+
+def _get(port: int, path: str, timeout: float = 2.0) -> int:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
+
+
+def _wait_for(port: int, path: str, deadline: float, process: subprocess.Popen | None = None) -> None:
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"process for port {port} exited with {process.returncode}")
+        with contextlib.suppress(OSError, http.client.HTTPException):
+            if _get(port, path) == 200:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"no 200 from {path} on port {port}")
+
+
+def migrate(settings: StackSettings) -> None:
+    env = {**os.environ, **settings.environment, "DATABASE_URL": settings.database_url}
+    subprocess.run([sys.executable, "-m", "flask", "--app", "service", "db", "upgrade"], cwd=ROOT, env=env,
+                   check=True, capture_output=True)
+
+
+def nginx_binary() -> str:
+    path = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.path.exists(p)), None)
+    if path is None:
+        raise RuntimeError("nginx is not installed (Debian: apt-get install nginx)")
+    return path
+
+
+def start_nginx(settings: StackSettings) -> None:
+    """Render the config into the run dir and start nginx (it daemonizes; its pid file is in the run dir)."""
+    run_dir = settings.run_dir.resolve()
+    run_dir.mkdir(parents=True, exist_ok=True)
+    Path(settings.temp_dir or run_dir / "nginx-temp").mkdir(parents=True, exist_ok=True)
+    conf = run_dir / "nginx.conf"
+    conf.write_text(render_nginx_conf(settings))
+    started = subprocess.run([nginx_binary(), "-p", str(run_dir), "-e", str(run_dir / "nginx-error.log"),
+                              "-c", str(conf)], capture_output=True, text=True)
+    if started.returncode != 0:
+        raise RuntimeError(f"nginx did not start: {started.stderr.strip()}")
+
+
+def up(settings: StackSettings, timeout: float = 60.0) -> None:
+    """Start the stack; returns once /readyz answers 200 through nginx. Stops what it started on failure."""
+    settings.run_dir.mkdir(parents=True, exist_ok=True)
+    running = [name for name, pid in _pids(settings.run_dir) if _alive(pid)]
+    if running:  # failing here must not stop the stack that is already up
+        raise RuntimeError(f"a stack already runs from {settings.run_dir} ({', '.join(running)}): stop it first")
+    deadline = time.monotonic() + timeout
+    try:
+        migrate(settings)
+        processes = _STARTED.setdefault(settings.run_dir.resolve(), [])
+        for number, port in enumerate(settings.app_ports, 1):
+            log = open(settings.run_dir / f"api-{number}-error.log", "ab")  # noqa: SIM115 (the child keeps it)
+            processes.append(subprocess.Popen(
+                [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"),
+                 "--pid", str(settings.run_dir.resolve() / f"api-{number}.pid"), "service:create_app()"],
+                cwd=ROOT, env=_app_environment(settings, port, number), stdout=log, stderr=log,
+                start_new_session=True))
+            log.close()
+        for port, process in zip(settings.app_ports, processes, strict=True):
+            _wait_for(port, "/healthz", deadline, process)
+        start_nginx(settings)
+        _wait_for(settings.port, "/readyz", deadline)
+    except BaseException:
+        down(settings.run_dir)
+        raise
+
+
+def _pids(run_dir: Path) -> list[tuple[str, int]]:
+    found = []
+    for name in ("nginx.pid", *sorted(p.name for p in run_dir.glob("api-*.pid"))):
+        path = run_dir / name
+        with contextlib.suppress(OSError, ValueError):
+            found.append((name, int(path.read_text().strip())))
+    return found
+
+
+def down(run_dir: Path, timeout: float = 15.0) -> None:
+    """Stop nginx and the app masters whose pid files are in ``run_dir``; wait until they are gone."""
+    run_dir = Path(run_dir)
+    pids = _pids(run_dir)
+    children = _STARTED.pop(run_dir.resolve(), [])
+    pids += [(f"api-{number}.pid", child.pid) for number, child in enumerate(children, 1)
+             if child.pid not in {pid for _, pid in pids}]
+    for _, pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    for name, pid in pids:
+        while time.monotonic() < deadline and _alive(pid):
+            time.sleep(0.05)
+        if _alive(pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(FileNotFoundError):
+            (run_dir / name).unlink()
+    for child in children:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie child of ours counts as gone once reaped.
+    with contextlib.suppress(ChildProcessError):
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done == pid:
+            return False
+    return True
+
+
+def ensure_database(url: str) -> None:
+    """Create the PostgreSQL database of ``url`` when it does not exist yet."""
+    import sqlalchemy as sa
+
+    if not url.startswith("postgresql"):
+        return
+    base, name = url.rsplit("/", 1)
+    admin = sa.create_engine(f"{base}/postgres", isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            exists = connection.execute(sa.text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name}).first()
+            if not exists:
+                connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    finally:
+        admin.dispose()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=["up", "down", "config", "compose-config"])
+    parser.add_argument("--port", type=int, default=int(os.environ.get("STACK_PORT", "8080")))
+    parser.add_argument("--run-dir", type=Path, default=Path(os.environ.get("STACK_DIR", ROOT / ".stack")))
+    parser.add_argument("--database-url", default=os.environ.get("STACK_DATABASE_URL",
+                                                                StackSettings.database_url))
+    parser.add_argument("--redis", default=os.environ.get("STACK_REDIS_URL", StackSettings.redis_url))
+    parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_WORKERS", "2")))
+    args = parser.parse_args()
+    settings = StackSettings(port=args.port, run_dir=args.run_dir, database_url=args.database_url,
+                             redis_url=args.redis, workers=args.workers)
+    if args.command == "down":
+        down(settings.run_dir)
+        print(f"stack in {settings.run_dir} stopped")
+    elif args.command == "config":
+        print(render_nginx_conf(settings))
+    elif args.command == "compose-config":
+        COMPOSE_CONF.write_text(render_nginx_conf(StackSettings(**COMPOSE)))
+        print(f"wrote {COMPOSE_CONF}")
+    else:
+        ensure_database(settings.database_url)
+        up(settings)
+        print(f"stack up: http://{settings.listen_host}:{settings.port}/ (nginx) -> apps on "
+              f"{', '.join(f'127.0.0.1:{p}' for p in settings.app_ports)}; logs and pids in {settings.run_dir}")
+
+
+if __name__ == "__main__":
+    main()
