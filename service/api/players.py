@@ -186,7 +186,8 @@ def player_games(query, player_id):
             created = datetime.fromisoformat(position["created"])
             if created.tzinfo is None or not isinstance(position["game"], str):
                 raise ValueError
-        except (TypeError, ValueError):
+            created = created.astimezone(UTC)
+        except (TypeError, ValueError, OverflowError):
             raise ApiProblem("INVALID_REQUEST", errors={"cursor": ["Not a cursor this API gave out."]}) from None
         statement = statement.where(or_(Game.created_at < created,
                                         and_(Game.created_at == created, Game.id < position["game"])))

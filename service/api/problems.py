@@ -9,13 +9,15 @@ from flask import Response, g, json, request
 from flask_smorest import Api
 from flask_smorest import Blueprint as SmorestBlueprint
 from flask_smorest.utils import prepare_response
-from webargs.flaskparser import FlaskParser
+from marshmallow import missing
+from webargs.flaskparser import FlaskParser, abort, is_json_request
 from werkzeug.exceptions import HTTPException
 
 from .. import i18n
 from ..codes import PARAMS, STATUS
 from ..engine import NotationError, Rejection
 from ..store.db import database_unavailable
+from . import jsonin
 from .schemas import ProblemSchema
 
 log = logging.getLogger(__name__)
@@ -163,6 +165,15 @@ def _retry_after(error: HTTPException) -> int:
 class _Parser(FlaskParser):
     # Our contract answers malformed requests with 400; 422 is for rule rejections.
     DEFAULT_VALIDATION_STATUS = 400
+
+    def _raw_load_json(self, req):
+        if not is_json_request(req):
+            return missing
+        return jsonin.loads(req.get_data(cache=True))
+
+    def _handle_invalid_json_error(self, error, req, *args, **kwargs):
+        reason = getattr(error, "msg", None) or str(error)
+        abort(400, exc=error, messages={"json": [f"Invalid JSON body: {reason}"]})
 
 
 class Blueprint(SmorestBlueprint):

@@ -21,6 +21,7 @@ from ..engine import Action, Rejection
 from ..engine import Game as EngineGame
 from ..extensions import db
 from ..store import IdempotentAnswer, lock_game_row, store_action, write_transaction
+from . import jsonin
 from .auth import is_id, require_owner
 from .present import etag, game_json, json_response
 from .problems import PROBLEM_MEDIA_TYPE, ApiProblem, problem_response
@@ -97,7 +98,7 @@ def _fingerprint() -> str:
     """What makes two requests "the same": the endpoint and the body's JSON value."""
     raw = request.get_data(cache=True)
     try:
-        body = json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":")) if raw.strip() else "{}"
+        body = json.dumps(jsonin.loads(raw), sort_keys=True, separators=(",", ":")) if raw.strip() else "{}"
     except ValueError:
         body = raw.decode("utf-8", "replace")
     return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
