@@ -6,7 +6,10 @@
   action endpoints counted together (keyed by the token's hash, never the token).
 - ``RATELIMIT_STORAGE_URI``: ``memory://`` (per process) by default; point every
   worker at one store (``redis://…``) for limits shared across processes.
-- ``RATELIMIT_ENABLED`` false turns both off.
+- ``SOLVER_RATELIMIT`` (e.g. "10 per minute"): the requests that may run the solver
+  (hints, ``{"winnable": true}`` deals), per address and per bearer token, each key
+  counted once for both endpoints; a breach is 429 ``SOLVER_RATE_LIMITED``.
+- ``RATELIMIT_ENABLED`` false turns them all off.
 
 Bodies are capped at ``MAX_CONTENT_LENGTH`` (413) with or without Content-Length.
 
@@ -29,6 +32,7 @@ from limits.storage import MemoryStorage
 from werkzeug.exceptions import RequestEntityTooLarge
 
 _RESET_SECONDS = "X-RateLimit-Retry-After"
+_SOLVER_SCOPE = "solver-"
 
 
 class SweepingMemoryStorage(MemoryStorage):
@@ -71,9 +75,17 @@ def _not_an_action() -> bool:
     return not (request.method == "POST" and getattr(view, "game_action", False))
 
 
+def _not_a_solver_request() -> bool:
+    view = current_app.view_functions.get(request.endpoint or "")
+    solver_request = getattr(view, "solver_request", None)
+    return solver_request is None or not solver_request()
+
+
 def _on_breach(limit) -> None:
     # Seconds until the window resets, rounded up so that retrying then succeeds.
     g.rate_limit_retry_after = max(1, math.ceil(limit.reset_at - time.time()))
+    if _SOLVER_SCOPE in limit.key:
+        g.rate_limit_code = "SOLVER_RATE_LIMITED"
 
 
 def _drop_reset_seconds(response):
@@ -123,7 +135,10 @@ def init_limits(app) -> Limiter:
         application_limits=[ApplicationLimit(lambda: current_app.config["RATELIMIT_DEFAULT"],
                                              key_function=_address, scope="address", exempt_when=_is_probe)],
         default_limits=[Limit(lambda: current_app.config["RATELIMIT_WRITE"], key_function=_token_key,
-                              scope="write", shared=True, exempt_when=_not_an_action)],
+                              scope="write", shared=True, exempt_when=_not_an_action),
+                        *(Limit(lambda: current_app.config["SOLVER_RATELIMIT"], key_function=key,
+                                scope=_SOLVER_SCOPE + name, shared=True, exempt_when=_not_a_solver_request)
+                          for name, key in (("address", _address), ("token", _token_key)))],
         storage_uri=_storage_uri(config.get("RATELIMIT_STORAGE_URI")),
         headers_enabled=True,
         header_name_mapping={HeaderNames.RETRY_AFTER: _RESET_SECONDS},

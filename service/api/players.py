@@ -9,7 +9,8 @@ from marshmallow import Schema, fields, validate
 from sqlalchemy import and_, or_, select
 
 from ..extensions import db
-from ..store import Game, Player
+from ..store import Game, Player, write_transaction
+from . import idempotency
 from .auth import hash_token, is_id, new_id, new_token
 from .present import decode_cursor, encode_cursor, iso, json_response, seconds
 from .problems import ApiProblem, Blueprint
@@ -29,19 +30,29 @@ def get_player(player_id: str) -> Player:
 class Players(MethodView):
     @blp.arguments(NewPlayerSchema)
     @blp.response(201, PlayerAnswerSchema)
+    @blp.doc(parameters=[idempotency.HEADER_PARAMETER])
+    @blp.problem(400, "INVALID_REQUEST: a malformed name or Idempotency-Key (see `errors`).")
+    @blp.problem(422, "IDEMPOTENCY_KEY_REUSED: the key came with another name.")
     def post(self, args):
         """Register a player
 
         The answer's `token` is shown once and stored only as a hash: send it as
-        `Authorization: Bearer <token>` to create games the player owns.
+        `Authorization: Bearer <token>` to create games the player owns. With an
+        `Idempotency-Key`, a retry returns the first answer instead of a second player.
         """
-        token = new_token()
-        player = Player(id=new_id(), name=args["name"].strip(), token_hash=hash_token(token))
-        db.session.add(player)
-        db.session.flush()
+        return idempotency.idempotent_create(None, lambda stage: _create_player(args["name"].strip(), stage))
+
+
+def _create_player(name: str, stage):
+    token = new_token()
+    with write_transaction() as session:
+        player = Player(id=new_id(), name=name, token_hash=hash_token(token))
+        session.add(player)
+        session.flush()
         body = {"id": player.id, "name": player.name, "token": token, "created_at": iso(player.created_at)}
-        db.session.commit()
-        return json_response(body, 201, headers={"Location": f"/v1/players/{body['id']}"})
+        response = json_response(body, 201, headers={"Location": f"/v1/players/{body['id']}"})
+        stage(response)
+    return response
 
 
 # -- statistics and the list of a player's games -------------------------------------

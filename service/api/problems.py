@@ -138,6 +138,7 @@ class ProblemApi(Api):
 
             params = {"limit": current_app.config.get("MAX_CONTENT_LENGTH") or 0}
         elif code == "RATE_LIMITED":
+            code = g.get("rate_limit_code") or code  # SOLVER_RATE_LIMITED: limits.py names the limit breached
             params = {"retry_after": _retry_after(error)}
         if status >= 500:
             log.error("HTTP %s on %s %s", status, request.method, request.path)
@@ -145,7 +146,7 @@ class ProblemApi(Api):
         headers.pop("Content-Type", None)
         data = getattr(error, "data", None) or {}
         headers.update(data.get("headers") or {})
-        if code == "RATE_LIMITED":
+        if status == 429:
             headers.setdefault("Retry-After", str(params["retry_after"]))
         return problem_response(code, params, errors=errors, headers=headers)
 

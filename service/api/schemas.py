@@ -238,9 +238,13 @@ class HintSchema(Schema):
     game = fields.String()
     version = fields.Integer(metadata={"description": "The version the hint was computed for."})
     verdict = fields.String(metadata={"enum": ["winnable", "unwinnable", "unknown"]})
+    proven = fields.Boolean(metadata={"description": "false with `unknown`: `action` is the search's best "
+                                                     "guess, not the first step of a proven win."})
     action = fields.Nested(LegalActionSchema, allow_none=True)
     notation = fields.String(allow_none=True, metadata={"example": "t3>t5:9C"})
-    line_length = fields.Integer(metadata={"description": "Actions left in the winning line found."})
+    line_length = fields.Integer(metadata={"description": "Actions left in the winning line found (0 unless "
+                                                          "`winnable`)."})
     nodes = fields.Integer()
-    ms = fields.Float()
+    ms = fields.Float(metadata={"description": "CPU milliseconds the search took (when it ran)."})
+    cached = fields.Boolean(metadata={"description": "true: the answer for this position was already known."})
     hints = fields.Integer(metadata={"description": "Hints asked on this game so far."})

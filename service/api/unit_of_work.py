@@ -9,8 +9,6 @@ body validated (400) and the action applied by :func:`apply_action`.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from datetime import UTC, datetime
 from functools import wraps
 from types import SimpleNamespace
@@ -21,12 +19,10 @@ from ..engine import Action, Rejection
 from ..engine import Game as EngineGame
 from ..extensions import db
 from ..store import IdempotentAnswer, lock_game_row, store_action, write_transaction
-from . import jsonin
+from . import idempotency
 from .auth import is_id, require_owner
 from .present import etag, game_json, json_response
 from .problems import PROBLEM_MEDIA_TYPE, ApiProblem, problem_response
-
-MAX_KEY_LENGTH = 128
 
 
 def game_action(view):
@@ -39,9 +35,9 @@ def game_action(view):
             if row is None:
                 raise ApiProblem("GAME_NOT_FOUND", game=game_id)
             require_owner(row.token_hash)
-            key = _idempotency_key()
+            key = idempotency.request_key()
             if key is not None:
-                fingerprint = _fingerprint()
+                fingerprint = idempotency.fingerprint()
                 stored = db.session.get(IdempotentAnswer, (row.id, key))
                 if stored is not None:
                     if stored.fingerprint != fingerprint:
@@ -51,9 +47,10 @@ def game_action(view):
             g.game = row
             response = view(*args, game_id=game_id, **kwargs)
             if key is not None:
+                status, headers, raw = idempotency.captured(response)
                 db.session.add(IdempotentAnswer(
-                    game_id=row.id, key=key, fingerprint=fingerprint,
-                    status=response.status_code, body=response.get_json(force=True),
+                    game_id=row.id, key=key, fingerprint=fingerprint, status=status,
+                    body=response.get_json(force=True), raw=raw, headers=headers,
                 ))
             return response
 
@@ -83,28 +80,10 @@ def apply_action(action: Action):
                          version=game.version)
 
 
-def _idempotency_key() -> str | None:
-    key = request.headers.get("Idempotency-Key")
-    if key is None:
-        return None
-    key = key.strip()
-    if not key or len(key) > MAX_KEY_LENGTH or not key.isprintable():
-        raise ApiProblem("INVALID_REQUEST",
-                         errors={"Idempotency-Key": [f"1 to {MAX_KEY_LENGTH} printable characters."]})
-    return key
-
-
-def _fingerprint() -> str:
-    """What makes two requests "the same": the endpoint and the body's JSON value."""
-    raw = request.get_data(cache=True)
-    try:
-        body = json.dumps(jsonin.loads(raw), sort_keys=True, separators=(",", ":")) if raw.strip() else "{}"
-    except ValueError:
-        body = raw.decode("utf-8", "replace")
-    return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
-
-
 def _replay(stored: IdempotentAnswer):
+    if stored.raw is not None:
+        return idempotency.replay(stored.status, stored.headers, stored.raw)
+    # Stored before migration 0003: no exact bytes, rebuild the answer from its JSON.
     headers = {"Idempotent-Replayed": "true"}
     if stored.status == 200:
         return json_response(stored.body, version=stored.body["version"], headers=headers)
