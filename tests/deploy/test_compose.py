@@ -15,7 +15,7 @@ def load_compose() -> dict:
 
 def test_compose_runs_postgres_then_migrations_then_the_api():
     services = load_compose()["services"]
-    assert set(services) == {"db", "migrate", "api"}
+    assert set(services) >= {"db", "migrate", "api"}
     assert services["db"]["image"].startswith("postgres:")
     assert "healthcheck" in services["db"]
     migrate, api = services["migrate"], services["api"]
@@ -33,6 +33,14 @@ def test_compose_points_both_at_the_same_postgresql_database():
     assert services["migrate"]["environment"]["DATABASE_URL"] == expected
     assert services["api"]["environment"]["DATABASE_URL"] == expected
     assert services["api"]["environment"]["BIND"].startswith("0.0.0.0:")
+    assert services["maintenance"]["environment"]["DATABASE_URL"] == expected
+
+
+def test_compose_purges_and_refills_the_pool_periodically():
+    maintenance = load_compose()["services"]["maintenance"]
+    script = maintenance["command"][-1]
+    assert "flask --app service purge" in script and "pool fill" in script and "sleep" in script
+    assert maintenance["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
 
 
 def test_dockerfile_serves_the_app_factory_with_the_gunicorn_config():
