@@ -12,7 +12,8 @@ from service.extensions import db
 from tests.databases import BACKENDS, scratch_postgres
 from tests.live import serving
 
-TABLES = ("idempotent_answers", "actions", "games", "players", "winnable_deals", "created_answers")
+TABLES = ("idempotent_answers", "actions", "games", "player_stats", "players", "winnable_deals",
+          "created_answers")
 
 
 def _upgrade(url: str) -> None:

@@ -10,7 +10,7 @@ from ..engine import Action, GameCode
 from ..engine import Game as EngineGame
 from ..extensions import db
 from ..store import Action as ActionRow
-from ..store import Game, write_transaction
+from ..store import Game, stats, write_transaction
 from . import idempotency
 from .auth import hash_token, is_id, new_id, new_token, optional_player
 from .present import decode_cursor, encode_cursor, etag, game_json, iso, json_response
@@ -85,6 +85,8 @@ def _create_game(args: dict, player, stage):
         )
         session.add(row)
         session.flush()
+        if player_id:
+            stats.game_dealt(player_id, code.draw)
         body = game_json(row, game)
         if token:
             body["token"] = token

@@ -139,7 +139,8 @@ def _solve_hint(state: dict) -> dict:
     config = app.config
     budget, nodes = config["SOLVER_HINT_BUDGET_MS"], config["SOLVER_HINT_MAX_NODES"]
     solver = _solver(app)
-    key = position_key(state, f"{budget}:{nodes}")
+    tag = f"{budget}:{nodes}"
+    key = position_key(state, tag)
     answer = solver["cache"].get(key)
     if answer is not None:
         return {**answer, "cached": True}
@@ -149,17 +150,31 @@ def _solve_hint(state: dict) -> dict:
             return {**answer, "cached": True}
         solution = hint(EngineGame.from_state(state), budget_ms=budget, max_nodes=nodes, clock=time.thread_time)
     first = solution.line[0] if solution.line else solution.guess  # a guess only with "unknown"
-    answer = {
-        "verdict": solution.verdict,
-        "proven": solution.verdict != "unknown",
-        "action": first.to_json() if first else None,
-        "notation": str(first) if first else None,
-        "line_length": len(solution.line),
-        "nodes": solution.nodes,
-        "ms": round(solution.ms, 1),
-    }
-    solver["cache"].put(key, answer)
+    answer = _answer(solution.verdict, first, len(solution.line), solution.nodes, solution.ms)
+    answers = {key: answer}
+    if solution.verdict == "winnable":
+        # Every position along the line is proven too: a player who follows the hints finds
+        # each next one cached instead of searching again.
+        game = EngineGame.from_state(state)
+        for index, action in enumerate(solution.line[:-1]):
+            game.apply(action)
+            following = solution.line[index + 1]
+            answers[position_key(game.to_state(), tag)] = _answer(
+                "winnable", following, len(solution.line) - index - 1, solution.nodes, solution.ms)
+    solver["cache"].put_many(answers)
     return {**answer, "cached": False}
+
+
+def _answer(verdict: str, action, line_length: int, nodes: int, ms: float) -> dict:
+    return {
+        "verdict": verdict,
+        "proven": verdict != "unknown",
+        "action": action.to_json() if action else None,
+        "notation": str(action) if action else None,
+        "line_length": line_length,
+        "nodes": nodes,
+        "ms": round(ms, 1),
+    }
 
 
 @blp.route("/<game_id>/hint")

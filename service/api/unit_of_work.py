@@ -18,7 +18,7 @@ from flask import g, request
 from ..engine import Action, Rejection
 from ..engine import Game as EngineGame
 from ..extensions import db
-from ..store import IdempotentAnswer, lock_game_row, store_action, write_transaction
+from ..store import IdempotentAnswer, lock_game_row, stats, store_action, write_transaction
 from . import idempotency
 from .auth import is_id, require_owner
 from .present import etag, game_json, json_response
@@ -73,6 +73,8 @@ def apply_action(action: Action):
         created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
         changes.update(status="won", finished_at=now,
                        duration_ms=int((now - created).total_seconds() * 1000))
+        if row.player_id:
+            stats.game_won(row, game.score, game.moves, changes["duration_ms"])
     last = outcome.to_json()
     store_action(row.id, changes, {"seq": game.version, "notation": str(action), "detail": last,
                                    "points": outcome.points, "score_after": game.score, "at": now})

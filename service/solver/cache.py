@@ -65,9 +65,13 @@ class LocalCache:
             return value
 
     def put(self, key: str, value: dict) -> None:
+        self.put_many({key: value})
+
+    def put_many(self, values: dict[str, dict]) -> None:
         with self._lock:
-            self._entries[key] = value
-            self._entries.move_to_end(key)
+            for key, value in values.items():
+                self._entries[key] = value
+                self._entries.move_to_end(key)
             while len(self._entries) > self._size:
                 self._entries.popitem(last=False)
 
@@ -105,13 +109,19 @@ class RedisCache:
         return self._fallback.get(key)
 
     def put(self, key: str, value: dict) -> None:
+        self.put_many({key: value})
+
+    def put_many(self, values: dict[str, dict]) -> None:
         if self._up():
             try:
-                self._client.set(key, json.dumps(value, separators=(",", ":")), ex=self._ttl)
+                with self._client.pipeline(transaction=False) as pipe:
+                    for key, value in values.items():
+                        pipe.set(key, json.dumps(value, separators=(",", ":")), ex=self._ttl)
+                    pipe.execute()
                 return
             except self._errors as error:
                 self._failed(error)
-        self._fallback.put(key, value)
+        self._fallback.put_many(values)
 
 
 def cache_for(url: str | None, ttl: int = 7 * 24 * 3600) -> LocalCache | RedisCache:

@@ -145,3 +145,24 @@ class CreatedAnswer(db.Model):
     headers: Mapped[dict] = mapped_column(JSON)
     body: Mapped[bytes] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+
+
+class PlayerStats(db.Model):
+    """A player's statistics, kept as games are dealt and won: one row for all games (mode 0), one per draw mode.
+
+    ``trailing`` counts the newest games still being played: they count neither way in
+    the streaks until they are decided (see store/stats.py).
+    """
+
+    __tablename__ = "player_stats"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    mode: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    started: Mapped[int] = mapped_column(Integer, default=0)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+    best_score: Mapped[int | None] = mapped_column(Integer)
+    fewest_moves: Mapped[int | None] = mapped_column(Integer)
+    fastest_ms: Mapped[int | None] = mapped_column(BigInteger)
+    current_streak: Mapped[int] = mapped_column(Integer, default=0)
+    best_streak: Mapped[int] = mapped_column(Integer, default=0)
+    trailing: Mapped[int] = mapped_column(Integer, default=0)

@@ -49,6 +49,7 @@ def test_following_the_hints_wins_the_game_and_counts_them(client):
         hint = response.get_json()
         asked += 1
         assert hint["verdict"] == "winnable" and hint["hints"] == asked and hint["line_length"] >= 1
+        assert hint["proven"] is True and hint["cached"] is (asked > 1)  # the line's positions were cached at once
         assert Action.parse(hint["notation"]).to_json() == hint["action"]
         body = {key: value for key, value in hint["action"].items() if key != "action"}
         played = act(client, game, headers, ENDPOINTS[hint["action"]["action"]], body or None)
