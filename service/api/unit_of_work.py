@@ -48,10 +48,9 @@ def game_action(view):
             response = view(*args, game_id=game_id, **kwargs)
             if key is not None:
                 status, headers, raw = idempotency.captured(response)
-                db.session.add(IdempotentAnswer(
-                    game_id=row.id, key=key, fingerprint=fingerprint, status=status,
-                    body=response.get_json(force=True), raw=raw, headers=headers,
-                ))
+                # ``raw`` is what a replay sends; the JSON ``body`` column stays empty, not stored twice.
+                db.session.add(IdempotentAnswer(game_id=row.id, key=key, fingerprint=fingerprint, status=status,
+                                                body={}, raw=raw, headers=headers))
             return response
 
     wrapper.game_action = True  # rate limited per token (see limits.py)
