@@ -10,6 +10,8 @@ here once from the existing games; from then on the service keeps them.
 import sqlalchemy as sa
 from alembic import op
 
+from service.store.stats import streaks, trailing
+
 # revision identifiers, used by Alembic.
 revision = '0004_player_stats'
 down_revision = '0003_abuse_budgets'
@@ -17,17 +19,6 @@ branch_labels = None
 depends_on = None
 
 MODES = (0, 1, 3)
-
-
-def _streaks(statuses):
-    end = len(statuses)
-    while end and statuses[end - 1] == "playing":
-        end -= 1
-    best = run = 0
-    for status in statuses[:end]:
-        run = run + 1 if status == "won" else 0
-        best = max(best, run)
-    return run, best, len(statuses) - end
 
 
 def upgrade():
@@ -57,13 +48,14 @@ def upgrade():
         for mode in MODES:
             chosen = [g for g in games.get(player, []) if not mode or g[0] == mode]
             won = [g for g in chosen if g[1] == "won"]
-            current, best, trailing = _streaks([g[1] for g in chosen])
+            statuses = [g[1] for g in chosen]
+            (current, best), waiting = streaks(statuses), trailing(statuses)
             rows.append({
                 "player_id": player, "mode": mode, "started": len(chosen), "won": len(won),
                 "best_score": max((g[2] for g in won), default=None),
                 "fewest_moves": min((g[3] for g in won), default=None),
                 "fastest_ms": min((g[4] for g in won if g[4] is not None), default=None),
-                "current_streak": current, "best_streak": best, "trailing": trailing,
+                "current_streak": current, "best_streak": best, "trailing": waiting,
             })
     if rows:
         op.bulk_insert(table, rows)

@@ -41,14 +41,24 @@ def streaks(statuses: list[str]) -> tuple[int, int]:
     >>> streaks(["won", "won", "playing", "won", "won", "won", "playing"])
     (3, 3)
     """
-    end = len(statuses)
-    while end and statuses[end - 1] == "playing":
-        end -= 1
+    end = len(statuses) - trailing(statuses)
     best = run = 0
     for status in statuses[:end]:
         run = run + 1 if status == "won" else 0
         best = max(best, run)
     return run, best
+
+
+def trailing(statuses: list[str]) -> int:
+    """How many of the newest games are still being played (they count neither way in the streaks yet).
+
+    >>> trailing(["won", "playing", "won", "playing", "playing"])
+    2
+    """
+    count = 0
+    while count < len(statuses) and statuses[-1 - count] == "playing":
+        count += 1
+    return count
 
 
 def _modes(draw: int) -> tuple[int, int]:
@@ -115,16 +125,14 @@ def recount(player_id: str) -> None:
     for mode in MODES:
         chosen = [game for game in games if not mode or game.draw == mode]
         won = [game for game in chosen if game.status == "won"]
-        current, best = streaks([game.status for game in chosen])
-        trailing = 0
-        while trailing < len(chosen) and chosen[-1 - trailing].status == "playing":
-            trailing += 1
+        statuses = [game.status for game in chosen]
+        current, best = streaks(statuses)
         connection.execute(insert(_S).values(
             player_id=player_id, mode=mode, started=len(chosen), won=len(won),
             best_score=max((g.score for g in won), default=None),
             fewest_moves=min((g.moves for g in won), default=None),
             fastest_ms=min((g.duration_ms for g in won if g.duration_ms is not None), default=None),
-            current_streak=current, best_streak=best, trailing=trailing))
+            current_streak=current, best_streak=best, trailing=trailing(statuses)))
 
 
 def read(player_id: str) -> dict[int, PlayerStats]:
