@@ -2,17 +2,18 @@
 
 Starts the service under gunicorn (``gunicorn.conf.py``: 2 workers x 4 threads) on a
 scratch database with its default limits, fills the winnable-deal pool, then runs,
-for ``--seconds`` each, with ``--loops`` concurrent client loops from 127.0.0.1 that
+for ``--seconds`` each, with ``--loops`` concurrent client loops from one address that
 never back off (an attacker ignores ``Retry-After``):
 
 * ``hint``: hints on a hard deal (``TF1-D1N-KVKIMQT``) over and over;
 * ``winnable``: ``POST /v1/games {"winnable": true}`` over and over;
 * ``draw-undo-hint``: draw, undo, hint on that deal (a position already seen);
 
-while a bystander on 127.0.0.2 reads ``GET /v1/games/{id}`` every 20 ms. Before the
-floods the bystander runs alone: its idle p99 and the server's idle CPU. Prints, per
-flood, the server's CPU-seconds per minute beyond idle (all gunicorn processes,
-from /proc) as a share of one core, the answers by status, and the bystander's p99
+each from its own address (127.0.0.11-13), while a bystander on 127.0.0.2 reads
+``GET /v1/games/{id}`` every 20 ms. Before the floods the bystander runs alone: its
+idle p99 and the server's idle CPU. Prints, per flood, the server's CPU-seconds per
+minute beyond idle (all gunicorn processes, from /proc) as a share of one core, the
+searches' part of it, the answers by status and code, and the bystander's p99
 against its idle p99. Targets: the flood <= 10 % of one core; p99 <= 3 x idle::
 
     python bench/abuse.py                           # SQLite, 30 s per flood
@@ -46,6 +47,7 @@ from api import postgres_reachable, scratch_databases, stop, wait_ready  # noqa:
 HARD = "TF1-D1N-KVKIMQT"  # the complete search hits the 1.2 M-position cap on it
 TICK = os.sysconf("SC_CLK_TCK")
 PORT = 18107
+ATTACKERS = {"hint": "127.0.0.11", "winnable": "127.0.0.12", "draw-undo-hint": "127.0.0.13"}
 
 
 class Client:
@@ -117,35 +119,46 @@ def bystander(port: int, game: str, stop_at: float, latencies: list[float]) -> N
     client.close()
 
 
-def flood(kind: str, port: int, stop_at: float, statuses: Counter, solver_ms: list) -> None:
-    client = Client(port, "127.0.0.1")
+def _count(statuses: Counter, answer: tuple[int, bytes]) -> int:
+    status, payload = answer
+    statuses[f"{status} {json.loads(payload)['code']}" if status >= 400 else str(status)] += 1
+    return status
+
+
+def flood(kind: str, port: int, stop_at: float, statuses: Counter, solver_ms: list, source: str) -> None:
+    client = Client(port, source)
     game, auth = None, None
     while time.monotonic() < stop_at:
         if game is None:
             status, payload = client.request("POST", "/v1/games", {"code": HARD})
-            statuses[status] += 1
-            if status != 201:
+            if _count(statuses, (status, payload)) != 201:
                 continue
             body = json.loads(payload)
             game, auth = body["id"], {"Authorization": f"Bearer {body['token']}"}
         if kind == "winnable":
-            statuses[client.request("POST", "/v1/games", {"winnable": True})[0]] += 1
+            _count(statuses, client.request("POST", "/v1/games", {"winnable": True}))
             continue
         if kind == "draw-undo-hint":
             for path in ("draw", "undo"):
-                statuses[client.request("POST", f"/v1/games/{game}/{path}", headers=auth)[0]] += 1
+                _count(statuses, client.request("POST", f"/v1/games/{game}/{path}", headers=auth))
         status, payload = client.request("GET", f"/v1/games/{game}/hint", headers=auth)
-        statuses[status] += 1
+        _count(statuses, (status, payload))
         if status == 200 and not json.loads(payload)["cached"]:
             solver_ms.append(json.loads(payload)["ms"])
     client.close()
 
 
 def flood_process(kind: str, port: int, stop_at: float, loops: int, out) -> None:
-    """The attacker: ``loops`` threads in a process of their own (the bystander keeps its GIL)."""
+    """The attacker: ``loops`` threads in a process of their own (the bystander keeps its GIL).
+
+    Each flood comes from an address of its own, so one flood's used-up limits never
+    make the next one look cheap.
+    """
     statuses: Counter = Counter()
     solver_ms: list[float] = []
-    threads = [threading.Thread(target=flood, args=(kind, port, stop_at, statuses, solver_ms)) for _ in range(loops)]
+    source = ATTACKERS[kind]
+    threads = [threading.Thread(target=flood, args=(kind, port, stop_at, statuses, solver_ms, source))
+               for _ in range(loops)]
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..store.answers import find_created, stage_created
 from . import jsonin
+from .limits import client_address
 from .problems import PROBLEM_MEDIA_TYPE, ApiProblem, problem_response
 
 MAX_KEY_LENGTH = 128
@@ -91,8 +92,14 @@ def is_problem(response: Response) -> bool:
 
 
 def create_scope(key: str, owner: str | None) -> str:
-    """The stored row's id: who asked (a token's hash or nobody), where, and the key — hashed."""
-    return hashlib.sha256(f"{owner or '-'}\n{request.path}\n{key}".encode()).hexdigest()
+    """The stored row's id: who asked, where, and the key — hashed.
+
+    "Who" is the bearer token's hash; without a token, the client's address: an
+    anonymous answer holds a fresh token, and another client that happens to send the
+    same key (and body) must get a game of its own, not that token.
+    """
+    who = owner or f"address:{client_address()}"
+    return hashlib.sha256(f"{who}\n{request.path}\n{key}".encode()).hexdigest()
 
 
 def mask(data: bytes, key: str) -> bytes:
@@ -110,7 +117,7 @@ def idempotent_create(owner: str | None, build: Callable[[Callable[[Response], N
 
     ``build`` must call ``stage(response)`` inside its write transaction, so the answer
     is stored in the same commit as the row it describes. Without a key it simply runs.
-    ``owner``: the bearer token's hash, so two clients' keys never meet.
+    ``owner``: the bearer token's hash (None: anonymous), so two clients' keys never meet.
     """
     key = request_key()
     if key is None:

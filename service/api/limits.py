@@ -57,6 +57,11 @@ def _address() -> str:
     return get_remote_address() or "unknown"
 
 
+def client_address() -> str:
+    """The client's address as the limits see it (idempotency.py scopes anonymous keys by it)."""
+    return _address()
+
+
 def _token_key() -> str:
     """The bearer token's hash; requests without one share their address's bucket."""
     header = request.headers.get("Authorization", "")

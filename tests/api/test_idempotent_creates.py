@@ -82,3 +82,13 @@ def test_a_replayed_action_keeps_its_bytes_and_a_replayed_problem_its_language(c
     assert german["params"] == body["params"] and german["detail"] != body["detail"]
     assert replayed.headers["Content-Language"] == "de" and replayed.headers["Vary"] == "Accept-Language"
     assert replayed.headers["Idempotent-Replayed"] == "true"
+
+
+def test_two_anonymous_clients_with_one_key_get_a_game_each(app, client):
+    first = client.post("/v1/games", json={}, headers=KEY, environ_base={"REMOTE_ADDR": "10.9.0.1"})
+    other = client.post("/v1/games", json={}, headers=KEY, environ_base={"REMOTE_ADDR": "10.9.0.2"})
+    assert first.status_code == other.status_code == 201
+    assert first.get_json()["token"] != other.get_json()["token"] and "Idempotent-Replayed" not in other.headers
+    again = client.post("/v1/games", json={}, headers=KEY, environ_base={"REMOTE_ADDR": "10.9.0.1"})
+    _same_answer(first, again)
+    assert _count(app, "games") == 2
