@@ -18,7 +18,10 @@ MIGRATIONS = str(Path(__file__).resolve().parent.parent / "migrations")
 
 def create_app(overrides: dict | None = None) -> Flask:
     """Build the app from the environment, then ``overrides`` (tests pass their own)."""
+    from .api.jsonin import BoundedJSONProvider
+
     app = Flask(__name__, instance_relative_config=True, static_folder=None)
+    app.json = BoundedJSONProvider(app)  # request.get_json refuses what the views' parser refuses
     app.config.update(
         # ASCII on purpose: generators make package and class names of the title
         # ("Solitaire Réfléchi" became an uninstallable `solitaire_ré_fl_é_chi_client`).

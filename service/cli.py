@@ -1,15 +1,20 @@
-"""Flask commands: ``flask --app service verify`` (and ``solve`` from the solver)."""
+"""Flask commands: ``verify``, ``purge``, ``pool`` (and ``solve`` from the solver)."""
 
 from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
 
 import click
 import yaml
 from flask import current_app
+from flask.cli import with_appcontext
 from sqlalchemy import select
 
 from .extensions import db
 from .solver.commands import solve_command
-from .store import Game
+from .store import Game, pool
+from .store.retention import purge_answers, purge_idle_games
 from .store.verification import describe, verify
 
 
@@ -65,7 +70,55 @@ def openapi_yaml_command(path: str) -> None:
     click.echo(f"wrote {path}")
 
 
+@click.command("purge")
+@click.option("--days", type=click.IntRange(min=1), default=None,
+              help="Idle days after which an unfinished anonymous game goes (default RETENTION_DAYS, 30).")
+@click.option("--answers-hours", type=click.IntRange(min=1), default=None,
+              help="Age of stored Idempotency-Key answers to delete (default IDEMPOTENCY_RETENTION_HOURS, 24).")
+@click.option("--batch", type=click.IntRange(min=1, max=10_000), default=500, help="Rows per transaction.")
+@with_appcontext
+def purge_command(days: int | None, answers_hours: int | None, batch: int) -> None:
+    """Delete abandoned anonymous games and old stored answers; safe while serving (run it from cron)."""
+    config = current_app.config
+    now = datetime.now(UTC)
+    games = purge_idle_games(now - timedelta(days=days or config["RETENTION_DAYS"]), batch)
+    answers = purge_answers(now - timedelta(hours=answers_hours or config["IDEMPOTENCY_RETENTION_HOURS"]), batch)
+    click.echo(f"purged {games} idle anonymous games and {answers} stored answers")
+
+
+@click.group("pool")
+def pool_group() -> None:
+    """The pool of proven-winnable deals behind {"winnable": true}."""
+
+
+@pool_group.command("status")
+@with_appcontext
+def pool_status() -> None:
+    """How many deals wait per draw mode."""
+    for draw in (1, 3):
+        click.echo(f"draw {draw}: {pool.size(draw)} deals")
+
+
+@pool_group.command("fill")
+@click.option("--draw", type=click.Choice(["1", "3", "both"]), default="both")
+@click.option("--target", type=click.IntRange(min=0, max=100_000), default=None,
+              help="Deals to have waiting per draw mode (default WINNABLE_POOL_TARGET).")
+@click.option("--budget-ms", type=click.IntRange(min=1, max=60_000), default=500,
+              help="CPU milliseconds per attempted deal.")
+@with_appcontext
+def pool_fill(draw: str, target: int | None, budget_ms: int) -> None:
+    """Search winnable deals and add them (each line replayed through the engine) up to TARGET."""
+    target = current_app.config["WINNABLE_POOL_TARGET"] if target is None else target
+    for mode in (1, 3) if draw == "both" else (int(draw),):
+        start = time.process_time()
+        added = pool.fill(mode, target, budget_ms=budget_ms, deadline_s=24 * 3600)
+        click.echo(f"draw {mode}: added {added}, {pool.size(mode)} waiting "
+                   f"({time.process_time() - start:.1f} CPU-s)")
+
+
 def register_commands(app) -> None:
+    app.cli.add_command(purge_command)
+    app.cli.add_command(pool_group)
     app.cli.add_command(verify_command)
     app.cli.add_command(openapi_yaml_command)
     app.cli.add_command(solve_command)

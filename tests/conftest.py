@@ -13,7 +13,8 @@ from tests.contract.conformance import conforming
 from tests.databases import BACKENDS, scratch_postgres
 from tests.live import serving
 
-TABLES = ("idempotent_answers", "actions", "games", "players")
+TABLES = ("idempotent_answers", "actions", "games", "player_stats", "players", "winnable_deals",
+          "created_answers")
 
 
 def _upgrade(url: str) -> None:

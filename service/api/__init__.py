@@ -68,6 +68,7 @@ def init_api(app) -> ProblemApi:
     app.extensions["problem_api"] = api
     for blueprint in (games.blp, feed.blp, players.blp, leaderboards.blp, meta.blp, meta.probes):
         api.register_blueprint(blueprint)
+    solving.mark_solver_requests(app)
     app.before_request(require_json_body)
     register_error_handlers(app)
     return api

@@ -10,7 +10,8 @@ from ..engine import Action, GameCode
 from ..engine import Game as EngineGame
 from ..extensions import db
 from ..store import Action as ActionRow
-from ..store import Game, write_transaction
+from ..store import Game, stats, write_transaction
+from . import idempotency
 from .auth import hash_token, is_id, new_id, new_token, optional_player
 from .contract import headers
 from .present import decode_cursor, encode_cursor, etag, game_json, iso, json_response
@@ -47,32 +48,46 @@ def get_game(game_id: str) -> Game:
 class Games(MethodView):
     @blp.arguments(NewGameSchema, required=False)
     @blp.response(201, "NewGameAnswer", headers=headers("Location", "ETag"))
-    @blp.doc(operationId="createGame", security=[{}, {"bearer": []}])
+    @blp.doc(operationId="createGame", security=[{}, {"bearer": []}], parameters=["IdempotencyKey"])
+    @blp.problem(400, "INVALID_REQUEST: a malformed body or Idempotency-Key (see `errors`).")
     @blp.problem(401, "The Authorization header holds no valid player token.")
-    @blp.problem(422, "INVALID_GAME_CODE: the code is not a game code.")
-    @blp.problem(503, "WINNABLE_DEAL_TIMEOUT: no proven-winnable deal found in time.")
+    @blp.problem(422, "INVALID_GAME_CODE (the code is not a game code) or IDEMPOTENCY_KEY_REUSED "
+                      "(the key came with another body).")
+    @blp.problem(429, "SOLVER_RATE_LIMITED: too many `winnable` deals asked (with `Retry-After`).")
+    @blp.problem(503, "WINNABLE_DEAL_TIMEOUT or SOLVER_BUSY: no proven-winnable deal ready in time.")
     def post(self, args):
         """Deal a new game
 
         With a player's bearer token the game is that player's; without one it is
         anonymous and the answer carries the game's own `token`, shown once.
+        With an `Idempotency-Key`, a retry returns the first answer (the same game,
+        byte for byte) instead of dealing another.
         """
         player = optional_player()
-        token = None if player else new_token()
-        player_id, token_hash = (player.id, player.token_hash) if player else (None, hash_token(token))
-        code = _choose_code(args)  # may search for a winnable deal: before taking the write lock
-        game = EngineGame(code)
-        with write_transaction() as session:
-            row = Game(
-                id=new_id(), code=str(code), deal=code.deal, draw=code.draw, player_id=player_id,
-                token_hash=token_hash, state=game.to_state(), winnable=True if args.get("winnable") else None,
-            )
-            session.add(row)
-            session.flush()
-            body = game_json(row, game)
+        return idempotency.idempotent_create(player.token_hash if player else None,
+                                             lambda stage: _create_game(args, player, stage))
+
+
+def _create_game(args: dict, player, stage):
+    token = None if player else new_token()
+    player_id, token_hash = (player.id, player.token_hash) if player else (None, hash_token(token))
+    code = _choose_code(args)  # may search for a winnable deal: before taking the write lock
+    game = EngineGame(code)
+    with write_transaction() as session:
+        row = Game(
+            id=new_id(), code=str(code), deal=code.deal, draw=code.draw, player_id=player_id,
+            token_hash=token_hash, state=game.to_state(), winnable=True if args.get("winnable") else None,
+        )
+        session.add(row)
+        session.flush()
+        if player_id:
+            stats.game_dealt(player_id, code.draw)
+        body = game_json(row, game)
         if token:
             body["token"] = token
-        return json_response(body, 201, version=0, headers={"Location": f"/v1/games/{body['id']}"})
+        response = json_response(body, 201, version=0, headers={"Location": f"/v1/games/{body['id']}"})
+        stage(response)
+    return response
 
 
 def _choose_code(args: dict) -> GameCode:

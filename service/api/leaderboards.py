@@ -71,7 +71,10 @@ class MomentField(fields.String):
             raise ValidationError("Not an ISO 8601 date-time, e.g. 2026-11-29T18:00:00Z.") from None
         if moment.tzinfo is None:
             raise ValidationError("Give a time zone, e.g. 2026-11-29T18:00:00Z.")
-        return moment.astimezone(UTC)
+        try:
+            return moment.astimezone(UTC)
+        except OverflowError:  # 0001-01-01T00:00:00+14:00 is before year 1 in UTC
+            raise ValidationError("Out of range: between years 1 and 9999 in UTC.") from None
 
 
 MOMENT_DOC = "ISO 8601 date-time with a time zone (e.g. `2026-11-29T18:00:00Z`) or a date (midnight UTC)."
@@ -222,7 +225,7 @@ def _encode(score: int, moves: int, ms: int, finished: datetime, game: str) -> s
 
 
 def _decode(cursor: str | None) -> dict | None:
-    position = decode_cursor(cursor, *CURSOR_KEYS)
+    position = decode_cursor(cursor, *CURSOR_KEYS, wide=("ms",))
     if position is None:
         return None
     try:
@@ -232,7 +235,8 @@ def _decode(cursor: str | None) -> dict | None:
         position["finished"] = datetime.fromisoformat(position["finished"])
         if position["finished"].tzinfo is None:
             raise ValueError
-    except (TypeError, ValueError):
+        position["finished"] = position["finished"].astimezone(UTC)
+    except (TypeError, ValueError, OverflowError):
         raise ApiProblem("INVALID_REQUEST", errors={"cursor": ["Not a cursor this API gave out."]}) from None
     return position
 

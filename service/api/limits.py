@@ -10,7 +10,10 @@
   server as a whole never lets more through than configured. ``redis://…`` shares
   the counters between every worker and instance: the limits hold as configured.
   While that store is unreachable the limiter counts in memory and logs it.
-- ``RATELIMIT_ENABLED`` false turns both off.
+- ``SOLVER_RATELIMIT`` (e.g. "10 per minute"): the requests that may run the solver
+  (hints, ``{"winnable": true}`` deals), per address and per bearer token, each key
+  counted once for both endpoints; a breach is 429 ``SOLVER_RATE_LIMITED``.
+- ``RATELIMIT_ENABLED`` false turns them all off.
 
 Each named limit is one entry of :data:`LIMITS`; a new one is a setting plus a line there.
 
@@ -37,6 +40,7 @@ from limits.storage import MemoryStorage
 from werkzeug.exceptions import RequestEntityTooLarge
 
 _RESET_SECONDS = "X-RateLimit-Retry-After"
+_SOLVER_SCOPE = "solver-"
 
 
 class SweepingMemoryStorage(MemoryStorage):
@@ -58,7 +62,7 @@ class SweepingMemoryStorage(MemoryStorage):
 
 
 #: Setting name of each named limit.
-LIMITS = {"address": "RATELIMIT_DEFAULT", "write": "RATELIMIT_WRITE"}
+LIMITS = {"address": "RATELIMIT_DEFAULT", "write": "RATELIMIT_WRITE", "solver": "SOLVER_RATELIMIT"}
 
 
 def _shares_memory(config) -> bool:
@@ -98,6 +102,11 @@ def _address() -> str:
     return get_remote_address() or "unknown"
 
 
+def client_address() -> str:
+    """The client's address as the limits see it (idempotency.py scopes anonymous keys by it)."""
+    return _address()
+
+
 def _token_key() -> str:
     """The bearer token's hash; requests without one share their address's bucket."""
     header = request.headers.get("Authorization", "")
@@ -116,9 +125,17 @@ def _not_an_action() -> bool:
     return not (request.method == "POST" and getattr(view, "game_action", False))
 
 
+def _not_a_solver_request() -> bool:
+    view = current_app.view_functions.get(request.endpoint or "")
+    solver_request = getattr(view, "solver_request", None)
+    return solver_request is None or not solver_request()
+
+
 def _on_breach(limit) -> None:
     # Seconds until the window resets, rounded up so that retrying then succeeds.
     g.rate_limit_retry_after = max(1, math.ceil(limit.reset_at - time.time()))
+    if _SOLVER_SCOPE in limit.key:
+        g.rate_limit_code = "SOLVER_RATE_LIMITED"
 
 
 def _drop_reset_seconds(response):
@@ -171,7 +188,10 @@ def init_limits(app) -> Limiter:
         application_limits=[ApplicationLimit(limit_value("address"), key_function=_address, scope="address",
                                              exempt_when=_is_probe)],
         default_limits=[Limit(limit_value("write"), key_function=_token_key, scope="write", shared=True,
-                              exempt_when=_not_an_action)],
+                              exempt_when=_not_an_action),
+                        *(Limit(limit_value("solver"), key_function=key, scope=_SOLVER_SCOPE + name, shared=True,
+                                exempt_when=_not_a_solver_request)
+                          for name, key in (("address", _address), ("token", _token_key)))],
         storage_uri=_storage_uri(config.get("RATELIMIT_STORAGE_URI")),
         # A shared store that stops answering must not stop the game: count in memory meanwhile.
         storage_options=_STORE_TIMEOUTS if not _shares_memory(config) else {},

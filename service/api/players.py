@@ -9,7 +9,8 @@ from marshmallow import Schema, fields, validate
 from sqlalchemy import and_, or_, select
 
 from ..extensions import db
-from ..store import Game, Player
+from ..store import Game, Player, stats, write_transaction
+from . import idempotency
 from .auth import hash_token, is_id, new_id, new_token
 from .contract import headers
 from .present import decode_cursor, encode_cursor, iso, json_response, seconds
@@ -30,20 +31,30 @@ def get_player(player_id: str) -> Player:
 class Players(MethodView):
     @blp.arguments(NewPlayerSchema)
     @blp.response(201, PlayerAnswerSchema, headers=headers("Location"))
-    @blp.doc(operationId="createPlayer")
+    @blp.doc(operationId="createPlayer", parameters=["IdempotencyKey"])
+    @blp.problem(400, "INVALID_REQUEST: a malformed name or Idempotency-Key (see `errors`).")
+    @blp.problem(422, "IDEMPOTENCY_KEY_REUSED: the key came with another name.")
     def post(self, args):
         """Register a player
 
         The answer's `token` is shown once and stored only as a hash: send it as
-        `Authorization: Bearer <token>` to create games the player owns.
+        `Authorization: Bearer <token>` to create games the player owns. With an
+        `Idempotency-Key`, a retry returns the first answer instead of a second player.
         """
-        token = new_token()
-        player = Player(id=new_id(), name=args["name"].strip(), token_hash=hash_token(token))
-        db.session.add(player)
-        db.session.flush()
+        return idempotency.idempotent_create(None, lambda stage: _create_player(args["name"].strip(), stage))
+
+
+def _create_player(name: str, stage):
+    token = new_token()
+    with write_transaction() as session:
+        player = Player(id=new_id(), name=name, token_hash=hash_token(token))
+        session.add(player)
+        session.flush()
+        stats.create(player.id)
         body = {"id": player.id, "name": player.name, "token": token, "created_at": iso(player.created_at)}
-        db.session.commit()
-        return json_response(body, 201, headers={"Location": f"/v1/players/{body['id']}"})
+        response = json_response(body, 201, headers={"Location": f"/v1/players/{body['id']}"})
+        stage(response)
+    return response
 
 
 # -- statistics and the list of a player's games -------------------------------------
@@ -98,52 +109,25 @@ class PlayerGamesPageSchema(Schema):
     next = fields.String(required=True, allow_none=True)
 
 
-def streaks(statuses: list[str]) -> tuple[int, int]:
-    """``(current, best)`` winning streaks over statuses in creation order.
-
-    A won game extends the streak; any other game breaks it, except the games
-    still being played at the end of the list (the most recent ones, not yet
-    decided: they count neither way until they are won). So a game left unfinished
-    while the player deals newer ones breaks the streak, and becomes part of one if
-    it is won later. ``current`` is the run of wins that ends the decided part.
-
-    >>> streaks(["won", "won", "playing", "won", "won", "won", "playing"])
-    (3, 3)
-    """
-    end = len(statuses)
-    while end and statuses[end - 1] == "playing":
-        end -= 1
-    best = run = 0
-    for status in statuses[:end]:
-        run = run + 1 if status == "won" else 0
-        best = max(best, run)
-    return run, best
-
-
-def _stats(games: list) -> dict:
-    won = [game for game in games if game.status == "won"]
-    current, best = streaks([game.status for game in games])
+def _stats(row) -> dict:
+    started = row.started if row else 0
+    won = row.won if row else 0
     return {
-        "started": len(games),
-        "won": len(won),
-        "win_rate": round(len(won) / len(games), 4) if games else 0,
-        "best_score": max((game.score for game in won), default=None),
-        "fewest_moves": min((game.moves for game in won), default=None),
-        "fastest_win": seconds(min((game.duration_ms for game in won if game.duration_ms is not None),
-                                   default=None)),
-        "current_streak": current,
-        "best_streak": best,
+        "started": started,
+        "won": won,
+        "win_rate": round(won / started, 4) if started else 0,
+        "best_score": row.best_score if row else None,
+        "fewest_moves": row.fewest_moves if row else None,
+        "fastest_win": seconds(row.fastest_ms) if row else None,
+        "current_streak": row.current_streak if row else 0,
+        "best_streak": row.best_streak if row else 0,
     }
 
 
 def player_stats(player_id: str) -> dict:
-    """Statistics over all the player's games, and per draw mode: one query, one pass."""
-    games = db.session.execute(
-        select(Game.draw, Game.status, Game.score, Game.moves, Game.duration_ms)
-        .where(Game.player_id == player_id).order_by(Game.created_at, Game.id)
-    ).all()
-    return {"all": _stats(games), **{f"draw{draw}": _stats([g for g in games if g.draw == draw])
-                                     for draw in (1, 3)}}
+    """Statistics over all the player's games, and per draw mode: kept as games finish (store/stats.py)."""
+    rows = stats.read(player_id)
+    return {"all": _stats(rows.get(0)), "draw1": _stats(rows.get(1)), "draw3": _stats(rows.get(3))}
 
 
 @blp.route("/<player_id>")
@@ -192,7 +176,8 @@ def player_games(query, player_id):
             created = datetime.fromisoformat(position["created"])
             if created.tzinfo is None or not isinstance(position["game"], str):
                 raise ValueError
-        except (TypeError, ValueError):
+            created = created.astimezone(UTC)
+        except (TypeError, ValueError, OverflowError):
             raise ApiProblem("INVALID_REQUEST", errors={"cursor": ["Not a cursor this API gave out."]}) from None
         statement = statement.where(or_(Game.created_at < created,
                                         and_(Game.created_at == created, Game.id < position["game"])))

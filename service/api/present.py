@@ -12,6 +12,7 @@ from flask import json as flask_json
 
 from ..engine import Game as EngineGame
 from ..store import Game
+from . import jsonin
 from .problems import ApiProblem
 
 
@@ -92,15 +93,29 @@ def encode_cursor(position: dict) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def decode_cursor(cursor: str | None, *keys: str) -> dict | None:
-    """The position a cursor stands for; a cursor not made by :func:`encode_cursor` is 400."""
+#: Cursor integers fit the INTEGER columns they are compared with, unless named ``wide`` (BIGINT).
+INT32 = 2**31
+
+
+def decode_cursor(cursor: str | None, *keys: str, wide: tuple[str, ...] = ()) -> dict | None:
+    """The position a cursor stands for; a cursor not made by :func:`encode_cursor` is 400.
+
+    Its integers must fit their columns (a larger one is an error on PostgreSQL) and its
+    strings must be printable: a hand-made cursor never reaches the database.
+    """
     if cursor is None:
         return None
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        position = json.loads(raw)
+        position = jsonin.loads(raw, max_depth=1)
         if not isinstance(position, dict) or set(position) != set(keys):
             raise ValueError
+        for key, value in position.items():
+            bound = jsonin.INT64 if key in wide else INT32
+            if isinstance(value, int) and not -bound <= value < bound:
+                raise ValueError
+            if isinstance(value, str) and not value.isprintable():
+                raise ValueError
         return position
-    except (ValueError, binascii.Error, UnicodeDecodeError):
+    except (ValueError, binascii.Error):
         raise ApiProblem("INVALID_REQUEST", errors={"cursor": ["Not a cursor this API gave out."]}) from None

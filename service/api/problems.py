@@ -7,13 +7,15 @@ import logging
 from flask import Response, g, json, request
 from flask_smorest import Api
 from flask_smorest import Blueprint as SmorestBlueprint
-from webargs.flaskparser import FlaskParser
+from marshmallow import missing
+from webargs.flaskparser import FlaskParser, abort, is_json_request
 from werkzeug.exceptions import HTTPException
 
 from .. import i18n
 from ..codes import PARAMS, STATUS
 from ..engine import NotationError, Rejection
 from ..store.db import database_unavailable
+from . import jsonin
 from .contract import (
     PROBLEM_MEDIA_TYPE,
     ContractPlugin,
@@ -133,6 +135,7 @@ class ProblemApi(Api):
 
             params = {"limit": current_app.config.get("MAX_CONTENT_LENGTH") or 0}
         elif code == "RATE_LIMITED":
+            code = g.get("rate_limit_code") or code  # SOLVER_RATE_LIMITED: limits.py names the limit breached
             params = {"retry_after": _retry_after(error)}
         if status >= 500:
             log.error("HTTP %s on %s %s", status, request.method, request.path)
@@ -140,7 +143,7 @@ class ProblemApi(Api):
         headers.pop("Content-Type", None)
         data = getattr(error, "data", None) or {}
         headers.update(data.get("headers") or {})
-        if code == "RATE_LIMITED":
+        if status == 429:
             headers.setdefault("Retry-After", str(params["retry_after"]))
         return problem_response(code, params, errors=errors, headers=headers)
 
@@ -160,6 +163,15 @@ def _retry_after(error: HTTPException) -> int:
 class _Parser(FlaskParser):
     # Our contract answers malformed requests with 400; 422 is for rule rejections.
     DEFAULT_VALIDATION_STATUS = 400
+
+    def _raw_load_json(self, req):
+        if not is_json_request(req):
+            return missing
+        return jsonin.loads(req.get_data(cache=True))
+
+    def _handle_invalid_json_error(self, error, req, *args, **kwargs):
+        reason = getattr(error, "msg", None) or str(error)
+        abort(400, exc=error, messages={"json": [f"Invalid JSON body: {reason}"]})
 
 
 class Blueprint(SmorestBlueprint):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, pre_load, validate
 
 from .. import i18n
@@ -71,10 +73,25 @@ class EmptyBodySchema(StrictSchema):
     """No fields: an empty body or ``{}``."""
 
 
+#: Unicode categories a name may not hold: controls (C0, DEL, C1), surrogates, private use,
+#: unassigned, line and paragraph separators.
+NAME_REFUSED_CATEGORIES = frozenset({"Cc", "Cs", "Co", "Cn", "Zl", "Zp"})
+#: Format characters that reorder or hide text (bidi embeddings, overrides and isolates).
+NAME_REFUSED_FORMATS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def printable_name(name: str) -> None:
+    """A display name: some visible character, and no control, surrogate or bidi override at all."""
+    for index, char in enumerate(name):
+        if unicodedata.category(char) in NAME_REFUSED_CATEGORIES or char in NAME_REFUSED_FORMATS:
+            raise ValidationError(f"Printable characters only: U+{ord(char):04X} at character {index}.")
+    if not name.strip():
+        raise ValidationError("Printable characters only: the name is blank.")
+
+
 class NewPlayerSchema(StrictSchema):
-    name = fields.String(required=True, validate=[validate.Length(min=1, max=40),
-                                                  validate.Regexp(r"^[^\x00-\x1f\x7f]*\S[^\x00-\x1f\x7f]*$",
-                                                                  error="Printable characters only.")])
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=40), printable_name],
+                         metadata={"pattern": r"^[^\x00-\x1f\x7f-\x9f]*\S[^\x00-\x1f\x7f-\x9f]*$"})
 
 
 class NewGameSchema(StrictSchema):
@@ -291,12 +308,19 @@ class HintSchema(AnswerSchema):
     game = fields.String(required=True)
     version = _count(metadata={"description": "The version the hint was computed for."})
     verdict = fields.String(required=True, metadata={"enum": ["winnable", "unwinnable", "unknown"]})
+    proven = fields.Boolean(required=True, metadata={
+        "description": "false with `unknown`: `action` is the search's best guess, not the first step of a "
+                       "proven win."})
     action = named("Action", fields.Dict, allow_none=True,
-                   metadata={"description": "With `winnable`: the first step, to send as it is; else null."})
+                   metadata={"description": "The first step of the winning line (`winnable`), or the best action "
+                                            "the search found (`unknown`, `proven: false`), to send as it is; "
+                                            "null when there is none."})
     notation = fields.String(required=True, allow_none=True, metadata={"example": "t3>t5:9C"})
-    line_length = _count(metadata={"description": "Actions left in the winning line found."})
+    line_length = _count(metadata={"description": "Actions left in the winning line found (0 unless `winnable`)."})
     nodes = _count()
-    ms = fields.Float(required=True)
+    ms = fields.Float(required=True, metadata={"description": "CPU milliseconds the search took (when it ran)."})
+    cached = fields.Boolean(required=True, metadata={
+        "description": "true: the answer for this position was already known."})
     hints = _count(metadata={"description": "Hints asked on this game so far."})
 
 

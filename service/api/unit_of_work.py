@@ -9,8 +9,6 @@ body validated (400) and the action applied by :func:`apply_action`.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from datetime import UTC, datetime
 from functools import wraps
@@ -21,14 +19,14 @@ from flask import g, request
 from ..engine import Action, Rejection
 from ..engine import Game as EngineGame
 from ..extensions import db
-from ..store import IdempotentAnswer, lock_game_row, store_action, write_transaction
+from ..store import IdempotentAnswer, lock_game_row, stats, store_action, write_transaction
 from ..store.feed import finished_line
+from . import idempotency
 from .auth import is_id, require_owner
 from .contract import IF_MATCH_PATTERN
 from .present import etag, game_json, json_response
 from .problems import PROBLEM_MEDIA_TYPE, ApiProblem, problem_response
 
-MAX_KEY_LENGTH = 128
 _IF_MATCH = re.compile(IF_MATCH_PATTERN)
 
 
@@ -42,9 +40,9 @@ def game_action(view):
             if row is None:
                 raise ApiProblem("GAME_NOT_FOUND", game=game_id)
             require_owner(row.token_hash)
-            key = _idempotency_key()
+            key = idempotency.request_key()
             if key is not None:
-                fingerprint = _fingerprint()
+                fingerprint = idempotency.fingerprint()
                 stored = db.session.get(IdempotentAnswer, (row.id, key))
                 if stored is not None:
                     if stored.fingerprint != fingerprint:
@@ -54,10 +52,10 @@ def game_action(view):
             g.game = row
             response = view(*args, game_id=game_id, **kwargs)
             if key is not None:
-                db.session.add(IdempotentAnswer(
-                    game_id=row.id, key=key, fingerprint=fingerprint,
-                    status=response.status_code, body=response.get_json(force=True),
-                ))
+                status, headers, raw = idempotency.captured(response)
+                # ``raw`` is what a replay sends; the JSON ``body`` column stays empty, not stored twice.
+                db.session.add(IdempotentAnswer(game_id=row.id, key=key, fingerprint=fingerprint, status=status,
+                                                body={}, raw=raw, headers=headers))
             return response
 
     wrapper.game_action = True  # rate limited per token (see limits.py)
@@ -80,6 +78,8 @@ def apply_action(action: Action):
         changes.update(status="won", finished_at=now,
                        duration_ms=int((now - created).total_seconds() * 1000),
                        line=finished_line(row.id, str(action)))
+        if row.player_id:
+            stats.game_won(row, game.score, game.moves, changes["duration_ms"])
     last = outcome.to_json()
     store_action(row.id, changes, {"seq": game.version, "notation": str(action), "detail": last,
                                    "points": outcome.points, "score_after": game.score, "at": now})
@@ -87,28 +87,10 @@ def apply_action(action: Action):
                          version=game.version)
 
 
-def _idempotency_key() -> str | None:
-    key = request.headers.get("Idempotency-Key")
-    if key is None:
-        return None
-    key = key.strip()
-    if not key or len(key) > MAX_KEY_LENGTH or not key.isprintable():
-        raise ApiProblem("INVALID_REQUEST",
-                         errors={"Idempotency-Key": [f"1 to {MAX_KEY_LENGTH} printable characters."]})
-    return key
-
-
-def _fingerprint() -> str:
-    """What makes two requests "the same": the endpoint and the body's JSON value."""
-    raw = request.get_data(cache=True)
-    try:
-        body = json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":")) if raw.strip() else "{}"
-    except ValueError:
-        body = raw.decode("utf-8", "replace")
-    return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
-
-
 def _replay(stored: IdempotentAnswer):
+    if stored.raw is not None:
+        return idempotency.replay(stored.status, stored.headers, stored.raw)
+    # Stored before migration 0003: no exact bytes, rebuild the answer from its JSON.
     headers = {"Idempotent-Replayed": "true"}
     if stored.status == 200:
         return json_response(stored.body, version=stored.body["version"], headers=headers)

@@ -11,7 +11,10 @@ searches run in a compiled C core when it is built (:mod:`service.solver.fast`,
   before it is returned, so a wrong ``"winnable"`` is impossible.
 * :func:`hint` — the same search; the hint is ``line[0]``.  From a position
   that is already won the verdict is ``"winnable"`` with an empty line (there
-  is nothing left to play; the engine accepts no action there anyway).
+  is nothing left to play; the engine accepts no action there anyway).  When
+  the budget runs out the verdict stays ``"unknown"`` and ``guess`` holds the
+  best first action a short greedy search found (:func:`best_guess`): not
+  proven, but never no help at all.
 * :func:`winnable_deal` — a random deal proven winnable.
 
 >>> from service.engine import Game
@@ -22,17 +25,18 @@ searches run in a compiled C core when it is built (:mod:`service.solver.fast`,
 
 from __future__ import annotations
 
+import heapq
 import random
 import time
 from dataclasses import dataclass
 
-from service.engine import CARDS, COLUMNS, FOUNDATIONS, Action, Game, GameCode, Pile, random_deal
+from service.engine import CARDS, COLUMNS, FOUNDATIONS, Action, Game, GameCode, Pile, Rejection, random_deal
 from service.engine.deal import DEAL_COUNT
 
 from . import fast
 from .search import CC, CF, FC, SUIT, TC, TF, Budget, Searcher, talon_steps
 
-__all__ = ["BACKEND", "Solution", "hint", "solve", "winnable_deal"]
+__all__ = ["BACKEND", "Solution", "best_guess", "hint", "solve", "winnable_deal"]
 
 #: the depth-first searches in use: "c" (compiled core, see service.solver.fast) or "python";
 #: set it to "python" to run the pure Python reference
@@ -48,16 +52,22 @@ COMPLETE_WEIGHT = 1.0
 #: are mostly decided by the complete one (measured on the deals bench/solver.py finds hard)
 QUICK_PHASE_S = 0.05
 COMPLETE_LATE_WEIGHT = 8.0
+#: positions the greedy search behind an unproven hint may meet (a few tens of ms of CPU in Python)
+GUESS_NODES = 1500
 
 
 @dataclass(frozen=True, slots=True)
 class Solution:
-    """The solver's answer: verdict, winning line (engine actions), nodes searched, time."""
+    """The solver's answer: verdict, winning line (engine actions), nodes searched, time.
+
+    ``guess``: for an ``"unknown"`` hint, the best first action found without a proof (or none).
+    """
 
     verdict: str
     line: tuple[Action, ...] = ()
     nodes: int = 0
     ms: float = 0.0
+    guess: Action | None = None
 
     def to_json(self) -> dict:
         return {
@@ -144,31 +154,90 @@ def solve(
     return Solution(WINNABLE, line, spent, _ms(start, clock))
 
 
-def hint(game: Game, *, budget_ms: int = 1000, max_nodes: int | None = None) -> Solution:
+def hint(game: Game, *, budget_ms: int = 1000, max_nodes: int | None = None, clock=time.perf_counter) -> Solution:
     """The same answer as :func:`solve`; the hint is ``line[0]`` when the verdict is winnable.
 
     An already won game gives ``"winnable"`` with an empty line: nothing to hint.
+    ``"unknown"`` comes with ``guess``, :func:`best_guess`'s action.
+
+    >>> solution = hint(Game.from_code("TF1-D1N-AAAAAAA"), budget_ms=1, max_nodes=10)
+    >>> solution.verdict, solution.guess is not None
+    ('unknown', True)
     """
-    return solve(game, budget_ms=budget_ms, max_nodes=max_nodes)
+    solution = solve(game, budget_ms=budget_ms, max_nodes=max_nodes, clock=clock)
+    if solution.verdict != UNKNOWN:
+        return solution
+    return Solution(UNKNOWN, (), solution.nodes, solution.ms, best_guess(game))
+
+
+def best_guess(game: Game, max_nodes: int = GUESS_NODES) -> Action | None:
+    """The first action towards the best position a short greedy search meets, or None when none is legal.
+
+    "Best" is the best-first search's own score (cards on the foundations, ordered
+    columns, empty columns, a shorter talon); a safe play to a foundation comes
+    first. Nothing is proven: it is what the search would try first.
+    """
+    if game.won:
+        return None
+    draw = game.code.draw
+    talon = list(game.waste) + list(reversed(game.stock))
+    searcher = Searcher(game.tableau, game.foundations, talon, len(game.waste), draw, whole_groups=True)
+    record: list = []
+    root = searcher.autoplay(searcher.root, record)
+    if record:
+        return _checked(game, next(_actions(record[:1], draw)))
+    visited: dict = {}
+    searcher.visit(visited, searcher.key(root), searcher.phase(root), ())
+    met: list = [(-1, [])]  # (index of the parent, the record of the move that led here)
+    heap = [(0, 0, root, 0)]
+    best, best_index, seq = float("-inf"), 0, 0
+    while heap and len(met) <= max_nodes:
+        _, _, parent, index = heapq.heappop(heap)
+        for move in searcher.moves(parent):
+            record = [(parent, move)]
+            child = searcher.autoplay(searcher.apply(parent, move), record)
+            if not searcher.visit(visited, searcher.key(child), searcher.phase(child), ()):
+                continue
+            met.append((index, record))
+            score = float("inf") if sum(child[1]) == 52 else searcher.score(child)
+            if score > best:
+                best, best_index = score, len(met) - 1
+            seq -= 1
+            heapq.heappush(heap, (-score, seq, child, len(met) - 1))
+    if best_index == 0:
+        return None
+    while met[best_index][0] != 0:
+        best_index = met[best_index][0]
+    return _checked(game, next(_actions(met[best_index][1], draw)))
+
+
+def _checked(game: Game, action: Action) -> Action | None:
+    try:
+        game.check(action)
+    except Rejection:  # pragma: no cover - the searcher's moves are legal engine actions
+        return None
+    return action
 
 
 def winnable_deal(
     draw: int, *, deadline_s: float = 3.0, rng: random.Random | None = None, budget_ms: int = 500,
+    clock=time.perf_counter,
 ) -> tuple[GameCode, Solution] | None:
     """A random deal of draw mode ``draw`` proven winnable, or None if ``deadline_s`` passes first.
 
     Each attempt gets at most ``budget_ms`` (and never more than what is left
     of the deadline).  ``rng`` (a :class:`random.Random`) makes it deterministic;
     without it deal numbers come from the engine's cryptographic source.
+    ``clock`` measures both (``time.thread_time``: this thread's CPU time).
     """
-    end = time.perf_counter() + deadline_s
+    end = clock() + deadline_s
     while True:
-        left_ms = (end - time.perf_counter()) * 1000.0
+        left_ms = (end - clock()) * 1000.0
         if left_ms <= 0:
             return None
         deal = rng.randrange(DEAL_COUNT) if rng is not None else random_deal()
         code = GameCode(draw=draw, deal=deal)
-        solution = solve(Game.from_code(code), budget_ms=int(min(budget_ms, left_ms)) or 1)
+        solution = solve(Game.from_code(code), budget_ms=int(min(budget_ms, left_ms)) or 1, clock=clock)
         if solution.verdict == WINNABLE:
             return code, solution
 

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, SmallInteger, String, Text, text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    SmallInteger,
+    String,
+    Text,
+    text,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -110,4 +122,62 @@ class IdempotentAnswer(db.Model):
     fingerprint: Mapped[str] = mapped_column(String(64))
     status: Mapped[int] = mapped_column(SmallInteger)
     body: Mapped[dict] = mapped_column(JsonDocument)
+    # The answer's exact bytes and headers (JSONB reorders keys); null in rows stored before 0004.
+    raw: Mapped[bytes | None] = mapped_column(LargeBinary)
+    headers: Mapped[dict | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+
+
+class WinnableDeal(db.Model):
+    """A deal the solver proved winnable (its line replayed through the engine), waiting to be dealt."""
+
+    __tablename__ = "winnable_deals"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    draw: Mapped[int] = mapped_column(SmallInteger)
+    code: Mapped[str] = mapped_column(String(16), unique=True)
+    # Actions in the winning line found: what the proof cost, for the curious operator.
+    line_length: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_winnable_deals_draw", "draw", "id"),)
+
+
+class CreatedAnswer(db.Model):
+    """The first answer to a create (POST /v1/games, /v1/players) sent with an Idempotency-Key.
+
+    ``scope`` is a hash of who asked (the bearer token's hash, or nobody), the endpoint
+    and the key: the key itself is not stored. The answer holds a new token, so its
+    bytes are stored masked with a keystream derived from the key (see api/idempotency.py):
+    the table alone gives no token away.
+    """
+
+    __tablename__ = "created_answers"
+
+    scope: Mapped[str] = mapped_column(String(64), primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int] = mapped_column(SmallInteger)
+    headers: Mapped[dict] = mapped_column(JSON)
+    body: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+
+
+class PlayerStats(db.Model):
+    """A player's statistics, kept as games are dealt and won: one row for all games (mode 0), one per draw mode.
+
+    ``trailing`` counts the newest games still being played: they count neither way in
+    the streaks until they are decided (see store/stats.py).
+    """
+
+    __tablename__ = "player_stats"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    mode: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    started: Mapped[int] = mapped_column(Integer, default=0)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+    best_score: Mapped[int | None] = mapped_column(Integer)
+    fewest_moves: Mapped[int | None] = mapped_column(Integer)
+    fastest_ms: Mapped[int | None] = mapped_column(BigInteger)
+    current_streak: Mapped[int] = mapped_column(Integer, default=0)
+    best_streak: Mapped[int] = mapped_column(Integer, default=0)
+    trailing: Mapped[int] = mapped_column(Integer, default=0)

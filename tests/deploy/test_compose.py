@@ -18,7 +18,7 @@ APIS = ("api-1", "api-2")
 
 def test_compose_runs_postgres_and_redis_then_migrations_then_two_apps_behind_nginx():
     services = load_compose()["services"]
-    assert set(services) == {"db", "redis", "migrate", *APIS, "nginx"}
+    assert set(services) == {"db", "redis", "migrate", *APIS, "nginx", "maintenance"}
     assert services["db"]["image"].startswith("postgres:")
     assert services["redis"]["image"].startswith("redis:")
     assert "healthcheck" in services["db"] and "healthcheck" in services["redis"]
@@ -52,6 +52,7 @@ def test_compose_points_every_app_at_the_same_postgresql_database_and_redis():
         assert environment["BIND"] == "0.0.0.0:8000"  # on the compose network only
         assert environment["PROXY_HOPS"] == "1"
         assert environment["RATELIMIT_STORAGE_URI"].startswith("redis://redis:6379/")
+    assert services["maintenance"]["environment"]["DATABASE_URL"] == expected
 
 
 def test_the_compose_nginx_config_is_the_rendered_template():
@@ -67,6 +68,13 @@ def test_the_compose_nginx_config_is_the_rendered_template():
         "run: python deploy/stack.py compose-config"
     for name in APIS:
         assert f"server {name}:8000 " in rendered
+
+
+def test_compose_purges_and_refills_the_pool_periodically():
+    maintenance = load_compose()["services"]["maintenance"]
+    script = maintenance["command"][-1]
+    assert "flask --app service purge" in script and "pool fill" in script and "sleep" in script
+    assert maintenance["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
 
 
 def test_dockerfile_serves_the_app_factory_with_the_gunicorn_config():

@@ -58,3 +58,30 @@ def test_upgrade_from_empty_matches_the_models_and_downgrades(empty_database):
         finally:
             db.session.remove()
             db.engine.dispose()
+
+
+def test_player_statistics_are_counted_from_existing_games(empty_database):
+    app = create_app({"DATABASE_URL": empty_database, "TESTING": True, "RATELIMIT_ENABLED": False})
+    with app.app_context():
+        try:
+            upgrade(revision="0004_abuse_budgets")
+            db.session.execute(sa.text("INSERT INTO players (id, name, token_hash, created_at) "
+                                       "VALUES ('p1', 'P', 'h', '2026-01-01 00:00:00')"))
+            for number, (draw, status) in enumerate([(1, "won"), (3, "won"), (1, "playing"), (1, "won"),
+                                                     (1, "playing")]):
+                db.session.execute(sa.text(
+                    "INSERT INTO games (id, code, deal, draw, player_id, status, score, moves, undos, version, "
+                    "hints, state, created_at, updated_at, duration_ms) VALUES (:id, 'TF1-D1N-AAAAAAB', 1, :draw, "
+                    "'p1', :status, :score, 90, 0, 0, 0, '{}', :at, :at, 5000)"),
+                    {"id": f"g{number}", "draw": draw, "status": status, "score": 100 + number,
+                     "at": f"2026-01-01 00:00:0{number}"})
+            db.session.commit()
+            upgrade()
+            rows = {row.mode: row for row in db.session.execute(sa.text("SELECT * FROM player_stats"))}
+            assert (rows[0].started, rows[0].won, rows[0].best_score, rows[0].current_streak,
+                    rows[0].best_streak, rows[0].trailing) == (5, 3, 103, 1, 2, 1)
+            assert (rows[1].started, rows[1].won, rows[1].current_streak, rows[1].best_streak) == (4, 2, 1, 1)
+            assert (rows[3].started, rows[3].won, rows[3].current_streak) == (1, 1, 1)
+        finally:
+            db.session.remove()
+            db.engine.dispose()

@@ -1,0 +1,238 @@
+"""One address floods the solver; what does it cost the machine, and a bystander on another address?
+
+Starts the service under gunicorn (``gunicorn.conf.py``: 2 workers x 4 threads) on a
+scratch database with its default limits, fills the winnable-deal pool, then runs,
+for ``--seconds`` each, with ``--loops`` concurrent client loops from one address that
+never back off (an attacker ignores ``Retry-After``):
+
+* ``hint``: hints on a hard deal (``TF1-D1N-KVKIMQT``) over and over;
+* ``winnable``: ``POST /v1/games {"winnable": true}`` over and over;
+* ``draw-undo-hint``: draw, undo, hint on that deal (a position already seen);
+
+each from its own address (127.0.0.11-13), while a bystander on 127.0.0.2 reads
+``GET /v1/games/{id}`` every 20 ms. Before the floods the bystander runs alone: its
+idle p99 and the server's idle CPU. Prints, per flood, the server's CPU-seconds per
+minute beyond idle (all gunicorn processes, from /proc) as a share of one core, the
+searches' part of it, the answers by status and code, and the bystander's p99
+against its idle p99. Targets: the flood <= 10 % of one core; p99 <= 3 x idle::
+
+    python bench/abuse.py                           # SQLite, 30 s per flood
+    python bench/abuse.py --databases sqlite,postgresql --seconds 10
+    python bench/abuse.py --redis redis://127.0.0.1:6379/2   # the solver cache in Redis
+
+Ports 18100-18119. Always exits 0: a report, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.client
+import json
+import multiprocessing
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from api import postgres_reachable, scratch_databases, stop, wait_ready  # noqa: E402
+
+HARD = "TF1-D1N-KVKIMQT"  # the complete search hits the 1.2 M-position cap on it
+TICK = os.sysconf("SC_CLK_TCK")
+PORT = 18107
+ATTACKERS = {"hint": "127.0.0.11", "winnable": "127.0.0.12", "draw-undo-hint": "127.0.0.13"}
+
+
+class Client:
+    """One keep-alive connection from a given loopback address."""
+
+    def __init__(self, port: int, source: str) -> None:
+        self.port, self.source = port, source
+        self.conn = None
+
+    def request(self, method: str, path: str, body: dict | None = None, headers: dict | None = None):
+        for attempt in range(2):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30,
+                                                       source_address=(self.source, 0))
+            try:
+                data = json.dumps(body).encode() if body is not None else None
+                self.conn.request(method, path, body=data, headers={
+                    **({"Content-Type": "application/json"} if data else {}), **(headers or {})})
+                response = self.conn.getresponse()
+                payload = response.read()
+                if response.getheader("Connection", "").lower() == "close":
+                    self.close()
+                return response.status, payload
+            except (OSError, http.client.HTTPException):
+                self.close()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+def server_cpu(master: int) -> float:
+    """CPU seconds used so far by the gunicorn master and its workers."""
+    total = 0.0
+    for pid in [master, *_children(master)]:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / TICK
+    return total
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+def new_game(client: Client, body: dict) -> tuple[str, dict]:
+    status, payload = client.request("POST", "/v1/games", body)
+    assert status == 201, payload
+    game = json.loads(payload)
+    return game["id"], {"Authorization": f"Bearer {game['token']}"}
+
+
+def bystander(port: int, game: str, stop_at: float, latencies: list[float]) -> None:
+    client = Client(port, "127.0.0.2")
+    while time.monotonic() < stop_at:
+        start = time.perf_counter()
+        status, _ = client.request("GET", f"/v1/games/{game}")
+        latencies.append(time.perf_counter() - start)
+        assert status == 200, status
+        time.sleep(max(0.0, 0.02 - (time.perf_counter() - start)))
+    client.close()
+
+
+def _count(statuses: Counter, answer: tuple[int, bytes]) -> int:
+    status, payload = answer
+    statuses[f"{status} {json.loads(payload)['code']}" if status >= 400 else str(status)] += 1
+    return status
+
+
+def flood(kind: str, port: int, stop_at: float, statuses: Counter, solver_ms: list, source: str) -> None:
+    client = Client(port, source)
+    game, auth = None, None
+    while time.monotonic() < stop_at:
+        if game is None:
+            status, payload = client.request("POST", "/v1/games", {"code": HARD})
+            if _count(statuses, (status, payload)) != 201:
+                continue
+            body = json.loads(payload)
+            game, auth = body["id"], {"Authorization": f"Bearer {body['token']}"}
+        if kind == "winnable":
+            _count(statuses, client.request("POST", "/v1/games", {"winnable": True}))
+            continue
+        if kind == "draw-undo-hint":
+            for path in ("draw", "undo"):
+                _count(statuses, client.request("POST", f"/v1/games/{game}/{path}", headers=auth))
+        status, payload = client.request("GET", f"/v1/games/{game}/hint", headers=auth)
+        _count(statuses, (status, payload))
+        if status == 200 and not json.loads(payload)["cached"]:
+            solver_ms.append(json.loads(payload)["ms"])
+    client.close()
+
+
+def flood_process(kind: str, port: int, stop_at: float, loops: int, out) -> None:
+    """The attacker: ``loops`` threads in a process of their own (the bystander keeps its GIL).
+
+    Each flood comes from an address of its own, so one flood's used-up limits never
+    make the next one look cheap.
+    """
+    statuses: Counter = Counter()
+    solver_ms: list[float] = []
+    source = ATTACKERS[kind]
+    threads = [threading.Thread(target=flood, args=(kind, port, stop_at, statuses, solver_ms, source))
+               for _ in range(loops)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    out.put((dict(statuses), sum(solver_ms)))
+
+
+def phase(kind: str | None, port: int, master: int, watched: str, seconds: float, loops: int) -> dict:
+    latencies: list[float] = []
+    stop_at = time.monotonic() + seconds
+    cpu0, wall0 = server_cpu(master), time.monotonic()
+    out = multiprocessing.Queue()
+    attacker = None
+    if kind:
+        attacker = multiprocessing.Process(target=flood_process, args=(kind, port, stop_at, loops, out))
+        attacker.start()
+    bystander(port, watched, stop_at, latencies)
+    statuses, solver_ms = out.get() if attacker else ({}, 0.0)
+    if attacker:
+        attacker.join()
+    wall = time.monotonic() - wall0
+    ordered = sorted(latencies)
+    return {"cpu_per_min": (server_cpu(master) - cpu0) / wall * 60, "statuses": dict(sorted(statuses.items())),
+            "solver_per_min": solver_ms / 1000 / wall * 60,
+            "p50": statistics.median(ordered) * 1000, "p99": ordered[int(0.99 * (len(ordered) - 1))] * 1000}
+
+
+def run(kind_db: str, args) -> None:
+    with scratch_databases(kind_db) as urls:
+        env = {**os.environ, "DATABASE_URL": urls["service"], "BIND": f"127.0.0.1:{PORT}",
+               **({"REDIS_URL": args.redis} if args.redis else {})}
+        env.pop("ACCESS_LOG", None)
+        flask = [sys.executable, "-m", "flask", "--app", "service"]
+        subprocess.run([*flask, "db", "upgrade"], cwd=ROOT, env=env, check=True, capture_output=True)
+        subprocess.run([*flask, "pool", "fill", "--draw", "1", "--target", str(args.pool)], cwd=ROOT, env=env,
+                       check=True, capture_output=True)
+        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "service:create_app()"],
+                                   cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                   start_new_session=True)
+        try:
+            wait_ready(PORT, "/healthz", process)
+            watched, _ = new_game(Client(PORT, "127.0.0.2"), {})
+            idle = phase(None, PORT, process.pid, watched, args.idle_seconds, 0)
+            print(f"{kind_db}: idle bystander p50 {idle['p50']:.1f} ms, p99 {idle['p99']:.1f} ms; "
+                  f"server {idle['cpu_per_min']:.2f} CPU-s/min", flush=True)
+            for kind in args.floods.split(","):
+                result = phase(kind, PORT, process.pid, watched, args.seconds, args.loops)
+                burned = max(0.0, result["cpu_per_min"] - idle["cpu_per_min"])
+                share, ratio = burned / 60, result["p99"] / idle["p99"]
+                verdict = "ok" if share <= 0.10 and ratio <= 3 else "ABOVE TARGET"
+                print(f"{kind_db} {kind:15} flood {burned:5.1f} CPU-s/min = {share:6.1%} of one core "
+                      f"(target <= 10 %), of which searches {result['solver_per_min']:4.1f}; bystander p99 "
+                      f"{result['p99']:6.1f} ms = {ratio:4.2f} x idle (target <= 3); answers {result['statuses']}: "
+                      f"{verdict}", flush=True)
+        finally:
+            stop(process)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--databases", default="sqlite")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--idle-seconds", type=float, default=10.0)
+    parser.add_argument("--loops", type=int, default=8)
+    parser.add_argument("--floods", default="hint,winnable,draw-undo-hint")
+    parser.add_argument("--pool", type=int, default=50, help="winnable draw-1 deals put in the pool first")
+    parser.add_argument("--redis", default=None, help="REDIS_URL for the solver cache (use database 2)")
+    args = parser.parse_args()
+    for kind in (name.strip() for name in args.databases.split(",")):
+        if kind == "postgresql" and not postgres_reachable():
+            print("postgresql: unreachable, skipped")
+            continue
+        run(kind, args)
+
+
+if __name__ == "__main__":
+    main()
