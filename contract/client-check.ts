@@ -78,7 +78,18 @@ export function describe(problem: Problem): string {
     case "VERSION_MISMATCH":
       return `sent ${problem.params.sent}, now ${problem.params.current + 0}`;
     case "RATE_LIMITED":
+    case "SOLVER_RATE_LIMITED":
+    case "SOLVER_BUSY":
       return `retry in ${problem.params.retry_after + 0} s`;
+    case "TOKEN_IN_QUERY":
+      return `send the token in Authorization, not ?${problem.params.param}`;
+    case "URI_TOO_LONG":
+    case "HEADERS_TOO_LARGE":
+      return `over ${problem.params.limit + 0} bytes`;
+    case "REQUEST_TIMEOUT":
+    case "BAD_GATEWAY":
+    case "GATEWAY_TIMEOUT":
+      return problem.code;
     case "WINNABLE_DEAL_TIMEOUT":
       return `no draw-${problem.params.draw} deal in time`;
     default: {

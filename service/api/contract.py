@@ -57,6 +57,7 @@ STRING_PARAMS = {
     "player": "The player id of the request.",
     "method": "The HTTP method of the request.",
     "code": "The game code as sent (at most 64 characters).",
+    "param": "The query parameter that carried a credential (at most 40 characters).",
 }
 
 
