@@ -27,8 +27,6 @@ def from_environment() -> dict:
         # The feed ends this long before now, so that a win stamped earlier but committed
         # later is never skipped by a cursor (see service/store/feed.py).
         "FEED_SETTLE_MS": _int("FEED_SETTLE_MS", 2000),
-        # Cache-Control max-age (seconds) of the leaderboards and the feed's pages.
-        "BOARD_MAX_AGE": _int("BOARD_MAX_AGE", 5),
         # CPU milliseconds for a winnable deal searched on request (only when the pool is empty).
         "WINNABLE_DEAL_DEADLINE_MS": _int("WINNABLE_DEAL_DEADLINE_MS", 1000),
         # Searches running at once per worker process; a request waits SOLVER_QUEUE_MS for a

@@ -157,6 +157,8 @@ def problem_schema_ref(status: int) -> dict:
 HEADERS: dict[str, dict] = {
     "ETag": {"description": 'The game\'s version as a strong entity tag, e.g. `"12"`.',
              "schema": {"type": "string", "pattern": '^"[0-9]+"$'}},
+    "BoardETag": {"description": "An opaque strong entity tag of the board: it changes exactly when a new win "
+                               "enters it.", "schema": {"type": "string", "pattern": '^"[0-9a-f]+"$'}},
     "Location": {"description": "The new resource's path.", "schema": {"type": "string"}},
     "Content-Language": {"description": "The language of `detail` (negotiated from `Accept-Language`).",
                          "schema": ref("Language")},
@@ -196,7 +198,8 @@ PARAMETERS: dict[str, dict] = {
     "IfNoneMatch": {
         "in": "header", "name": "If-None-Match", "required": False,
         "schema": {"type": "string", "maxLength": 1024, "examples": ['"12"']},
-        "description": "The `ETag` last seen: 304 without a body while the game is still at that version.",
+        "description": "The `ETag` last seen: 304 without a body while it is still current (the game "
+                       "at that version, no new win on the board).",
     },
     "IdempotencyKey": {
         "in": "header", "name": "Idempotency-Key", "required": False,

@@ -18,7 +18,7 @@ from ..extensions import db
 from ..store.feed import board_tag, feed_page, feed_stream, horizon, read_connection
 from ..store.verification import verify
 from .games import get_game
-from .leaderboards import IF_NONE_MATCH, MOMENT_DOC, NOT_MODIFIED_DOC, MomentField
+from .leaderboards import MOMENT_DOC, NOT_MODIFIED_DOC, MomentField
 from .present import cache_headers, decode_cursor, encode_cursor, if_none_match, iso_ms, json_response, not_modified
 from .problems import ApiProblem, Blueprint
 from .schemas import StrictSchema
@@ -141,9 +141,9 @@ def entry(row) -> dict:
 
 @blp.route("/finished")
 @blp.arguments(FeedQuerySchema(), location="query")
-@blp.response(200, FeedPageSchema)
-@blp.alt_response(304, description=NOT_MODIFIED_DOC)
-@blp.doc(operationId="listFinishedGames", parameters=[IF_NONE_MATCH])
+@blp.response(200, FeedPageSchema, headers={"ETag": "BoardETag"})
+@blp.alt_response(304, description=NOT_MODIFIED_DOC, headers={"ETag": "BoardETag"})
+@blp.doc(operationId="listFinishedGames", parameters=["IfNoneMatch"])
 @blp.alt_response(200, schema={"oneOf": [FeedEntrySchema, FeedEndSchema]}, content_type=NDJSON,
                   description="A page (JSON), or a stream of entries then the resume line (NDJSON).")
 @blp.problem(400, "INVALID_REQUEST: a malformed draw, since, limit or cursor (see `errors`).")

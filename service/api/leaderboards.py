@@ -326,13 +326,8 @@ after them move down).
 Poll it cheaply: the `ETag` changes exactly when a new win enters the board
 (whatever the page), and `If-None-Match` with the current tag answers 304
 without building the page. `Cache-Control: public, max-age=N` lets shared caches
-keep a page for N seconds (`BOARD_MAX_AGE`)."""
+keep a page for N seconds (`PUBLIC_CACHE_SECONDS`)."""
 
-#: The request header of a conditional GET, as documented on every pollable list.
-IF_NONE_MATCH = {
-    "in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string", "maxLength": 200},
-    "description": "The `ETag` of an earlier answer: 304 Not Modified while it is still current.",
-}
 NOT_MODIFIED_DOC = "If-None-Match named the current ETag: nothing new since (no body)."
 
 
@@ -345,9 +340,9 @@ def _ranked(view):
 # Schema instances, not classes: webargs would build a schema (deep-copying its fields) per request.
 @blp.route("/leaderboard")
 @blp.arguments(BoardQuerySchema(), location="query")
-@blp.response(200, LeaderboardPageSchema)
-@blp.alt_response(304, description=NOT_MODIFIED_DOC)
-@blp.doc(parameters=[IF_NONE_MATCH])
+@blp.response(200, LeaderboardPageSchema, headers={"ETag": "BoardETag"})
+@blp.alt_response(304, description=NOT_MODIFIED_DOC, headers={"ETag": "BoardETag"})
+@blp.doc(parameters=["IfNoneMatch"])
 @blp.problem(400, "INVALID_REQUEST: a malformed draw, since, until, limit or cursor (see `errors`).")
 @blp.problem(404, "PLAYER_NOT_FOUND: the `player` filter names no player.")
 @blp.doc(operationId="getLeaderboard")
@@ -359,9 +354,9 @@ def leaderboard(query):
 
 @blp.route("/deals/<code>/leaderboard")
 @blp.arguments(DealBoardQuerySchema(), location="query")
-@blp.response(200, LeaderboardPageSchema)
-@blp.alt_response(304, description=NOT_MODIFIED_DOC)
-@blp.doc(parameters=[IF_NONE_MATCH])
+@blp.response(200, LeaderboardPageSchema, headers={"ETag": "BoardETag"})
+@blp.alt_response(304, description=NOT_MODIFIED_DOC, headers={"ETag": "BoardETag"})
+@blp.doc(parameters=["IfNoneMatch"])
 @blp.problem(400, "INVALID_REQUEST: a malformed since, until, limit or cursor (see `errors`).")
 @blp.problem(404, "PLAYER_NOT_FOUND: the `player` filter names no player.")
 @blp.problem(422, "INVALID_GAME_CODE: the path holds no game code.")

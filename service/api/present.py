@@ -80,7 +80,7 @@ def if_none_match(tag: str) -> bool:
 
 def cache_headers(tag: str) -> dict:
     """A pollable list's headers: its tag and how long shared caches may keep it."""
-    return {"ETag": tag, "Cache-Control": f"public, max-age={current_app.config['BOARD_MAX_AGE']}"}
+    return {"ETag": tag, "Cache-Control": f"public, max-age={current_app.config['PUBLIC_CACHE_SECONDS']}"}
 
 
 def not_modified(tag: str) -> Response:

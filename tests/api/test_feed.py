@@ -28,7 +28,7 @@ NDJSON = "application/x-ndjson"
 @pytest.fixture
 def app(database_url):
     app = create_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": False,
-                      "FEED_SETTLE_MS": 0, "BOARD_MAX_AGE": 7})
+                      "FEED_SETTLE_MS": 0, "PUBLIC_CACHE_SECONDS": 7})
     yield app
     with app.app_context():
         db.engine.dispose()
