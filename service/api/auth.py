@@ -8,10 +8,8 @@ import re
 import secrets
 
 from flask import request
-from sqlalchemy import select
 
-from ..extensions import db
-from ..store import Player
+from ..store import PlayerRow, players
 from .problems import ApiProblem
 
 _CHALLENGE = {"WWW-Authenticate": 'Bearer realm="solitaire"'}
@@ -77,13 +75,13 @@ def require_owner(token_hash: str | None) -> None:
         raise ApiProblem("FORBIDDEN")
 
 
-def optional_player() -> Player | None:
+def optional_player() -> PlayerRow | None:
     """The player whose token the request carries, None without a token; an unknown one is 401."""
     token = bearer_token()
     if token is None:
         return None
     digest = hash_token(token)
-    player = db.session.execute(select(Player).where(Player.token_hash == digest)).scalar_one_or_none()
+    player = players.player_by_token_hash(digest)
     if player is None or not hmac.compare_digest(player.token_hash, digest):
         raise ApiProblem("AUTH_REQUIRED", headers=_CHALLENGE)
     return player

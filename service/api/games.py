@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from flask import Response, request
 from flask.views import MethodView
-from sqlalchemy import select
 
-from ..engine import Action, GameCode
-from ..engine import Game as EngineGame
-from ..extensions import db
-from ..store import Action as ActionRow
-from ..store import Game, stats, write_transaction
+from ..engine import Action, Game, GameCode
+from ..store import ActionRow, GameRecord, games, write_transaction
 from . import idempotency
 from .auth import hash_token, is_id, new_id, new_token, optional_player
 from .contract import headers
@@ -37,8 +33,8 @@ OWNER_ONLY = [{"bearer": []}]
 ACTION_HEADERS = ["IfMatch", "IdempotencyKey"]  # components of contract.PARAMETERS
 
 
-def get_game(game_id: str) -> Game:
-    row = db.session.get(Game, game_id) if is_id(game_id) else None
+def get_game(game_id: str) -> GameRecord:
+    row = games.read_game(game_id) if is_id(game_id) else None
     if row is None:
         raise ApiProblem("GAME_NOT_FOUND", game=game_id)
     return row
@@ -72,16 +68,10 @@ def _create_game(args: dict, player, stage):
     token = None if player else new_token()
     player_id, token_hash = (player.id, player.token_hash) if player else (None, hash_token(token))
     code = _choose_code(args)  # may search for a winnable deal: before taking the write lock
-    game = EngineGame(code)
-    with write_transaction() as session:
-        row = Game(
-            id=new_id(), code=str(code), deal=code.deal, draw=code.draw, player_id=player_id,
-            token_hash=token_hash, state=game.to_state(), winnable=True if args.get("winnable") else None,
-        )
-        session.add(row)
-        session.flush()
-        if player_id:
-            stats.game_dealt(player_id, code.draw)
+    game = Game(code)
+    with write_transaction():
+        row = games.insert_game(game, game_id=new_id(), player_id=player_id, token_hash=token_hash,
+                                winnable=True if args.get("winnable") else None)
         body = game_json(row, game)
         if token:
             body["token"] = token
@@ -121,7 +111,7 @@ class GameResource(MethodView):
         row = get_game(game_id)
         if etag(row.version) in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
             return Response(status=304, headers={"ETag": etag(row.version)})
-        return json_response(game_json(row, EngineGame.from_state(row.state)), version=row.version)
+        return json_response(game_json(row, Game.from_state(row.state)), version=row.version)
 
 
 def _action_route(path: str, operation_id: str, schema, summary: str, description: str):
@@ -212,10 +202,7 @@ def history(query, game_id):
     if type(after) is not int:  # a hand-made {"seq": "x"} would reach the query (500 on PostgreSQL)
         raise ApiProblem("INVALID_REQUEST", errors={"cursor": ["Not a cursor this API gave out."]})
     limit = query["limit"]
-    rows = db.session.execute(
-        select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.seq > after)
-        .order_by(ActionRow.seq).limit(limit + 1)
-    ).scalars().all()
+    rows = games.history_page(game_id, after, limit)
     items = [_history_item(action) for action in rows[:limit]]
     next_cursor = encode_cursor({"seq": rows[limit - 1].seq}) if len(rows) > limit else None
     return json_response({"game": row.id, "code": row.code, "items": items, "next": next_cursor},
@@ -237,6 +224,6 @@ def legal_moves(game_id):
     Moves, take-backs, draw or recycle, and undo when there is one to undo. Empty once won.
     """
     row = get_game(game_id)
-    game = EngineGame.from_state(row.state)
+    game = Game.from_state(row.state)
     items = [{**action.to_json(), "notation": str(action)} for action in game.legal_actions()]
     return json_response({"version": row.version, "items": items}, version=row.version)

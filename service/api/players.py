@@ -6,10 +6,8 @@ from datetime import UTC, datetime
 
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
-from sqlalchemy import and_, or_, select
 
-from ..extensions import db
-from ..store import Game, Player, stats, write_transaction
+from ..store import PlayerRow, games, players, stats, write_transaction
 from . import idempotency
 from .auth import hash_token, is_id, new_id, new_token
 from .contract import headers
@@ -20,8 +18,8 @@ from .schemas import NewPlayerSchema, PlayerAnswerSchema, StrictSchema
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players and their tokens.")
 
 
-def get_player(player_id: str) -> Player:
-    player = db.session.get(Player, player_id) if is_id(player_id) else None
+def get_player(player_id: str) -> PlayerRow:
+    player = players.read_player(player_id) if is_id(player_id) else None
     if player is None:
         raise ApiProblem("PLAYER_NOT_FOUND", player=player_id)
     return player
@@ -46,11 +44,8 @@ class Players(MethodView):
 
 def _create_player(name: str, stage):
     token = new_token()
-    with write_transaction() as session:
-        player = Player(id=new_id(), name=name, token_hash=hash_token(token))
-        session.add(player)
-        session.flush()
-        stats.create(player.id)
+    with write_transaction():
+        player = players.insert_player(new_id(), name, hash_token(token))
         body = {"id": player.id, "name": player.name, "token": token, "created_at": iso(player.created_at)}
         response = json_response(body, 201, headers={"Location": f"/v1/players/{body['id']}"})
         stage(response)
@@ -164,12 +159,6 @@ def player_games(query, player_id):
     """
     get_player(player_id)
     limit = query["limit"]
-    statement = (select(Game.id, Game.code, Game.draw, Game.status, Game.score, Game.moves, Game.created_at,
-                        Game.finished_at, Game.duration_ms)
-                 .where(Game.player_id == player_id)
-                 .order_by(Game.created_at.desc(), Game.id.desc()).limit(limit + 1))
-    if "status" in query:
-        statement = statement.where(Game.status == query["status"])
     position = decode_cursor(query.get("cursor"), "created", "game")
     if position is not None:
         try:
@@ -179,9 +168,8 @@ def player_games(query, player_id):
             created = created.astimezone(UTC)
         except (TypeError, ValueError, OverflowError):
             raise ApiProblem("INVALID_REQUEST", errors={"cursor": ["Not a cursor this API gave out."]}) from None
-        statement = statement.where(or_(Game.created_at < created,
-                                        and_(Game.created_at == created, Game.id < position["game"])))
-    rows = db.session.execute(statement).all()
+    after = None if position is None else (created, position["game"])
+    rows = games.player_games_page(player_id, query.get("status"), after, limit)
     items = [{"id": r.id, "code": r.code, "draw": r.draw, "status": r.status, "score": r.score,
               "moves": r.moves, "created_at": iso(r.created_at), "finished_at": iso(r.finished_at),
               "seconds": seconds(r.duration_ms)} for r in rows[:limit]]

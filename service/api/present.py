@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 from flask import Response, current_app, request
 from flask import json as flask_json
 
-from ..engine import Game as EngineGame
-from ..store import Game
+from ..engine import Game
+from ..store import GameRecord
 from . import jsonin
 from .problems import ApiProblem
 
@@ -41,7 +41,7 @@ def seconds(duration_ms: int | None) -> float | None:
     return None if duration_ms is None else duration_ms / 1000
 
 
-def game_json(row: Game, game: EngineGame) -> dict:
+def game_json(row: GameRecord, game: Game) -> dict:
     """The public view of a game: API.md's shape plus id, hints and timestamps."""
     return {
         "id": row.id,

@@ -26,14 +26,11 @@ import threading
 import time
 
 from flask import Flask, current_app, request
-from sqlalchemy import update
 
-from ..engine import Game as EngineGame
-from ..engine import GameCode
-from ..extensions import db
+from ..engine import Game, GameCode
 from ..solver import hint, winnable_deal
 from ..solver.cache import cache_for, position_key
-from ..store import Game, pool, write_transaction
+from ..store import end_read, games, pool
 from .auth import require_owner
 from .games import blp, get_game
 from .present import json_response
@@ -117,7 +114,6 @@ def _refill(app: Flask, draw: int, running: threading.Lock) -> None:
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
         with app.app_context():
             added = pool.fill(draw, app.config["WINNABLE_POOL_TARGET"], deadline_s=120.0)
-            db.session.remove()
         log.info("winnable pool: %d draw-%d deals added", added, draw)
     except Exception:
         log.exception("winnable pool refill failed")
@@ -148,14 +144,14 @@ def _solve_hint(state: dict) -> dict:
         answer = solver["cache"].get(key)  # computed while this request waited for the gate?
         if answer is not None:
             return {**answer, "cached": True}
-        solution = hint(EngineGame.from_state(state), budget_ms=budget, max_nodes=nodes, clock=time.thread_time)
+        solution = hint(Game.from_state(state), budget_ms=budget, max_nodes=nodes, clock=time.thread_time)
     first = solution.line[0] if solution.line else solution.guess  # a guess only with "unknown"
     answer = _answer(solution.verdict, first, len(solution.line), solution.nodes, solution.ms)
     answers = {key: answer}
     if solution.verdict == "winnable":
         # Every position along the line is proven too: a player who follows the hints finds
         # each next one cached instead of searching again.
-        game = EngineGame.from_state(state)
+        game = Game.from_state(state)
         for index, action in enumerate(solution.line[:-1]):
             game.apply(action)
             following = solution.line[index + 1]
@@ -202,12 +198,9 @@ def game_hint(game_id):
     if row.status == "won":
         raise ApiProblem("GAME_FINISHED")
     version, state = row.version, row.state
-    db.session.rollback()  # no transaction stays open during the search
+    end_read()  # no transaction stays open during the search
     answer = _solve_hint(state)
-    with write_transaction() as session:
-        hints = session.execute(
-            update(Game).where(Game.id == game_id).values(hints=Game.hints + 1).returning(Game.hints)
-        ).scalar_one()
+    hints = games.count_hint(game_id)
     return json_response({"game": game_id, "version": version, **answer, "hints": hints})
 
 

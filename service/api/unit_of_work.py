@@ -10,17 +10,12 @@ body validated (400) and the action applied by :func:`apply_action`.
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
 from functools import wraps
-from types import SimpleNamespace
 
 from flask import g, request
 
-from ..engine import Action, Rejection
-from ..engine import Game as EngineGame
-from ..extensions import db
-from ..store import IdempotentAnswer, lock_game_row, stats, store_action, write_transaction
-from ..store.feed import finished_line
+from ..engine import Action, Game, Rejection
+from ..store import IdempotentAnswer, answers, games, write_transaction
 from . import idempotency
 from .auth import is_id, require_owner
 from .contract import IF_MATCH_PATTERN
@@ -36,14 +31,14 @@ def game_action(view):
     @wraps(view)
     def wrapper(*args, game_id: str, **kwargs):
         with write_transaction():
-            row = lock_game_row(game_id) if is_id(game_id) else None
+            row = games.lock_game(game_id) if is_id(game_id) else None
             if row is None:
                 raise ApiProblem("GAME_NOT_FOUND", game=game_id)
             require_owner(row.token_hash)
             key = idempotency.request_key()
             if key is not None:
                 fingerprint = idempotency.fingerprint()
-                stored = db.session.get(IdempotentAnswer, (row.id, key))
+                stored = answers.find_answer(row.id, key)
                 if stored is not None:
                     if stored.fingerprint != fingerprint:
                         raise ApiProblem("IDEMPOTENCY_KEY_REUSED")
@@ -52,10 +47,7 @@ def game_action(view):
             g.game = row
             response = view(*args, game_id=game_id, **kwargs)
             if key is not None:
-                status, headers, raw = idempotency.captured(response)
-                # ``raw`` is what a replay sends; the JSON ``body`` column stays empty, not stored twice.
-                db.session.add(IdempotentAnswer(game_id=row.id, key=key, fingerprint=fingerprint, status=status,
-                                                body={}, raw=raw, headers=headers))
+                answers.stage_answer(row.id, key, fingerprint, *idempotency.captured(response))
             return response
 
     wrapper.game_action = True  # rate limited per token (see limits.py)
@@ -64,27 +56,15 @@ def game_action(view):
 
 def apply_action(action: Action):
     """Apply ``action`` to the locked game and stage its history row; answer the game."""
-    row = g.game
-    game = EngineGame.from_state(row.state)
+    record = g.game
+    game = Game.from_state(record.state)
     try:
         outcome = game.apply(action)
     except Rejection as rejection:
         return problem_response(rejection.code, rejection.params)
-    now = datetime.now(UTC)
-    changes = {"state": game.to_state(), "score": game.score, "moves": game.moves, "undos": game.undos,
-               "version": game.version, "updated_at": now}
-    if game.won:
-        created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
-        changes.update(status="won", finished_at=now,
-                       duration_ms=int((now - created).total_seconds() * 1000),
-                       line=finished_line(row.id, str(action)))
-        if row.player_id:
-            stats.game_won(row, game.score, game.moves, changes["duration_ms"])
     last = outcome.to_json()
-    store_action(row.id, changes, {"seq": game.version, "notation": str(action), "detail": last,
-                                   "points": outcome.points, "score_after": game.score, "at": now})
-    return json_response({**game_json(SimpleNamespace(**{**row._mapping, **changes}), game), "last": last},
-                         version=game.version)
+    record = games.store_action(record, game, str(action), last, outcome.points)
+    return json_response({**game_json(record, game), "last": last}, version=game.version)
 
 
 def _replay(stored: IdempotentAnswer):

@@ -30,10 +30,10 @@ from sqlalchemy import Interval, bindparam, func, literal_column, select, tuple_
 from sqlalchemy.engine import Connection, Engine
 
 from ..extensions import db
-from .models import Action, Game, Player
+from .models import ActionRow, GameRow, PlayerRow
 
-_GAMES = Game.__table__
-_PLAYERS = Player.__table__
+_GAMES = GameRow.__table__
+_PLAYERS = PlayerRow.__table__
 _G = _GAMES.c
 WON = _G.status == literal_column("'won'")
 
@@ -162,7 +162,7 @@ def board_tag(connection: Connection, filters: dict, settle_ms: int) -> tuple[st
 
 # -- the line of a won game -------------------------------------------------------------
 
-_NOTATIONS = select(Action.notation).where(Action.game_id == bindparam("game")).order_by(Action.seq)
+_NOTATIONS = select(ActionRow.notation).where(ActionRow.game_id == bindparam("game")).order_by(ActionRow.seq)
 
 
 def finished_line(game_id: str, last: str) -> str:

@@ -29,7 +29,7 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Player(db.Model):
+class PlayerRow(db.Model):
     __tablename__ = "players"
 
     id: Mapped[str] = mapped_column(String(24), primary_key=True)
@@ -57,7 +57,7 @@ FINISHED_INDEXES = {
 }
 
 
-class Game(db.Model):
+class GameRow(db.Model):
     __tablename__ = "games"
 
     id: Mapped[str] = mapped_column(String(24), primary_key=True)
@@ -92,14 +92,14 @@ class Game(db.Model):
 
 # The leaderboards: won games only, in ranking order (migration 0002).
 for _name, _prefix in LEADERBOARD_INDEXES.items():
-    Index(_name, *(getattr(Game, column) for column in _prefix), Game.score.desc(), Game.moves,
-          Game.duration_ms, Game.finished_at, Game.id, postgresql_where=WON, sqlite_where=WON)
+    Index(_name, *(getattr(GameRow, column) for column in _prefix), GameRow.score.desc(), GameRow.moves,
+          GameRow.duration_ms, GameRow.finished_at, GameRow.id, postgresql_where=WON, sqlite_where=WON)
 for _name, _prefix in FINISHED_INDEXES.items():
-    Index(_name, *(getattr(Game, column) for column in _prefix), Game.finished_at, Game.id,
+    Index(_name, *(getattr(GameRow, column) for column in _prefix), GameRow.finished_at, GameRow.id,
           postgresql_where=WON, sqlite_where=WON)
 
 
-class Action(db.Model):
+class ActionRow(db.Model):
     __tablename__ = "actions"
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)

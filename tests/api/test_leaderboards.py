@@ -11,12 +11,11 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from service.api.leaderboards import daily_candidate, daily_deal
-from service.engine import Game as EngineGame
-from service.engine import GameCode
+from service.engine import Game, GameCode
 from service.extensions import db
 from service.solver import solve
-from service.store import Game, Player
+from service.solver.daily import daily_candidate, daily_deal
+from service.store import GameRow, PlayerRow
 
 from .helpers import act, new_game, problem
 
@@ -27,7 +26,7 @@ _ids = itertools.count()
 def add_player(app, name: str = "ann") -> str:
     with app.app_context():
         player_id = f"p{next(_ids):05d}"
-        db.session.add(Player(id=player_id, name=name, token_hash=f"hash-{player_id}"))
+        db.session.add(PlayerRow(id=player_id, name=name, token_hash=f"hash-{player_id}"))
         db.session.commit()
         return player_id
 
@@ -39,7 +38,7 @@ def add_win(app, *, score: int, moves: int = 100, ms: int = 60_000, finished: da
     code = GameCode(draw=draw, deal=deal)
     game_id = game_id or f"g{next(_ids):06d}"
     with app.app_context():
-        db.session.add(Game(
+        db.session.add(GameRow(
             id=game_id, code=str(code), deal=deal, draw=draw, player_id=player, token_hash=None,
             status=status, score=score, moves=moves, state={}, created_at=finished - timedelta(milliseconds=ms),
             updated_at=finished, finished_at=finished if status == "won" else None,
@@ -206,7 +205,7 @@ def test_unknown_player_and_bad_code(client):
 
 def test_a_game_won_through_the_api_is_listed_with_its_stored_score(app, client):
     code = "TF1-D1N-AAAAAAG"  # the solver wins it in a fraction of a second
-    line = solve(EngineGame.from_code(code), budget_ms=20_000).line
+    line = solve(Game.from_code(code), budget_ms=20_000).line
     assert line
     game, headers = new_game(client, code=code)
     endpoints = {"move": "moves", "draw": "draw", "recycle": "recycle", "take-back": "take-back", "tap": "tap"}
@@ -254,7 +253,7 @@ def test_daily_choice_does_not_depend_on_the_process_cache():
     # The choice is the first candidate the solver proves within its node budget.
     candidates = [daily_candidate(day, 1, n) for n in range(64)]
     assert code in candidates
-    assert solve(EngineGame.from_code(code), max_nodes=2000, budget_ms=3_600_000).verdict == "winnable"
+    assert solve(Game.from_code(code), max_nodes=2000, budget_ms=3_600_000).verdict == "winnable"
 
 
 @pytest.mark.parametrize("query", [{"date": "2999-01-01"}, {"date": "29-11-2026"}, {"draw": 2}])

@@ -10,7 +10,7 @@ import pytest
 from service.api.present import encode_cursor
 from service.engine import GameCode
 from service.extensions import db
-from service.store import Game
+from service.store import GameRow
 from service.store.stats import recount, streaks
 
 from .helpers import problem
@@ -30,7 +30,7 @@ def add_game(app, player: str | None, *, status: str = "won", draw: int = 1, sco
     won = status == "won"
     ms = (ms if ms is not None else 60_000) if won else None
     with app.app_context():
-        db.session.add(Game(
+        db.session.add(GameRow(
             id=game_id, code=str(GameCode(draw=draw, deal=5)), deal=5, draw=draw, player_id=player,
             token_hash=None, status=status, score=score, moves=moves, state={}, created_at=created,
             updated_at=created, finished_at=created + timedelta(milliseconds=ms) if won else None,
