@@ -1,4 +1,4 @@
-"""Games: create, read, play every action, history and legal moves."""
+"""Games: create, read, play every action, history, legal moves and hints."""
 
 from __future__ import annotations
 
@@ -6,15 +6,16 @@ from flask import Response, request
 from flask.views import MethodView
 
 from ..engine import Action, Game, GameCode
-from ..store import ActionRow, GameRecord, games, write_transaction
+from ..store import ActionRow, GameRecord, end_read, games, write_transaction
 from . import idempotency
-from .auth import hash_token, is_id, new_id, new_token, optional_player
+from .auth import hash_token, is_id, new_id, new_token, optional_player, require_owner
 from .contract import headers
 from .present import decode_cursor, encode_cursor, etag, game_json, iso, json_response
 from .problems import ApiProblem, Blueprint
 from .schemas import (
     EmptyBodySchema,
     GameSchema,
+    HintSchema,
     HistoryPageSchema,
     LegalActionsSchema,
     MoveSchema,
@@ -23,6 +24,7 @@ from .schemas import (
     TakeBackSchema,
     TapSchema,
 )
+from .solving import proven_winnable_code, solve_hint
 from .unit_of_work import apply_action, game_action
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
@@ -90,8 +92,6 @@ def _choose_code(args: dict) -> GameCode:
             raise ApiProblem("INVALID_REQUEST", errors={"draw": [f"The code {code} is played with draw {code.draw}."]})
         return code
     if args.get("winnable"):
-        from .solving import proven_winnable_code
-
         return proven_winnable_code(draw or 1)
     return GameCode.random(draw or 1)
 
@@ -227,3 +227,34 @@ def legal_moves(game_id):
     game = Game.from_state(row.state)
     items = [{**action.to_json(), "notation": str(action)} for action in game.legal_actions()]
     return json_response({"version": row.version, "items": items}, version=row.version)
+
+
+@blp.route("/<game_id>/hint")
+@blp.response(200, HintSchema)
+@blp.doc(operationId="getHint", security=[{"bearer": []}])
+@blp.problem(401, "AUTH_REQUIRED: no bearer token.")
+@blp.problem(403, "FORBIDDEN: the token is not the owner's.")
+@blp.problem(404, "GAME_NOT_FOUND")
+@blp.problem(409, "GAME_FINISHED: a won game needs no hint.")
+@blp.problem(429, "SOLVER_RATE_LIMITED: too many hints from this address or token (with `Retry-After`).")
+@blp.problem(503, "SOLVER_BUSY: every search slot is taken (with `Retry-After`).")
+def game_hint(game_id):
+    """Hint the next action of a winning line
+
+    Owner only. `verdict` is `winnable` (with `action`, the first step of a complete
+    winning line from the current position), `unwinnable` (the search proved no line
+    exists) or `unknown` (the search ran out of budget). With `unknown`, `action` is
+    still the best first action the search found, with `proven: false`; `proven` is
+    true when the verdict is a proof. Answers are cached by position, so asking again
+    (or after an undo, or in another game of the same deal) costs no search: `cached`.
+    Each request counts in the game's `hints`.
+    """
+    row = get_game(game_id)
+    require_owner(row.token_hash)
+    if row.status == "won":
+        raise ApiProblem("GAME_FINISHED")
+    version, state = row.version, row.state
+    end_read()  # no transaction stays open during the search
+    answer = solve_hint(state)
+    hints = games.count_hint(game_id)
+    return json_response({"game": game_id, "version": version, **answer, "hints": hints})
