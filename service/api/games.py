@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import wraps
+
 from flask import Response, request
 from flask.views import MethodView
 
@@ -25,7 +27,7 @@ from .schemas import (
     TapSchema,
 )
 from .solving import proven_winnable_code, solve_hint
-from .unit_of_work import apply_action, game_action
+from .unit_of_work import apply_action, play
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Deal games and play them: every action needs the owner's token.")
@@ -118,8 +120,8 @@ def _action_route(path: str, operation_id: str, schema, summary: str, descriptio
     """Register one action endpoint: documented, locked, validated, applied."""
 
     def register(build_action):
-        def view(args, game_id):
-            return apply_action(build_action(args))
+        def view(args, game_id, record):
+            return apply_action(record, build_action(args))
 
         view.__name__ = build_action.__name__
         view.__doc__ = f"{summary}\n\n{description}"
@@ -128,7 +130,13 @@ def _action_route(path: str, operation_id: str, schema, summary: str, descriptio
             documented = blp.problem(status, _ERROR_TEXT[status])(documented)
         documented = blp.doc(operationId=operation_id, security=OWNER_ONLY, parameters=ACTION_HEADERS)(documented)
         parsed = blp.arguments(schema, required=schema is not EmptyBodySchema)(documented)
-        blp.route(path, methods=["POST"])(game_action(parsed))
+
+        @wraps(parsed)
+        def action_view(game_id):
+            return play(game_id, lambda record: parsed(game_id=game_id, record=record))
+
+        action_view.game_action = True  # rate limited per token (see limits.py)
+        blp.route(path, methods=["POST"])(action_view)
         return build_action
 
     return register

@@ -1,21 +1,21 @@
 """One action = one transaction: lock the game, authorize, apply, store, answer.
 
-The decorator :func:`game_action` wraps an action view so that, in order:
-the game is loaded under its write lock (404), the owner's token is checked
-(401/403), an ``Idempotency-Key`` already answered is replayed (or refused
-with a different body), ``If-Match`` is compared (412), and only then is the
-body validated (400) and the action applied by :func:`apply_action`.
+:func:`play` runs an action on a game; in order: the game is loaded under its
+write lock (404), the owner's token is checked (401/403), an ``Idempotency-Key``
+already answered is replayed (or refused with a different body), ``If-Match`` is
+compared (412), and only then is the body validated (400) and the action applied
+by :func:`apply_action`.
 """
 
 from __future__ import annotations
 
 import re
-from functools import wraps
+from collections.abc import Callable
 
-from flask import g, request
+from flask import Response, request
 
 from ..engine import Action, Game, Rejection
-from ..store import IdempotentAnswer, answers, games, write_transaction
+from ..store import GameRecord, IdempotentAnswer, answers, games, write_transaction
 from . import idempotency
 from .auth import is_id, require_owner
 from .contract import IF_MATCH_PATTERN
@@ -25,38 +25,34 @@ from .problems import PROBLEM_MEDIA_TYPE, ApiProblem, problem_response
 _IF_MATCH = re.compile(IF_MATCH_PATTERN)
 
 
-def game_action(view):
-    """Run an action view on the locked game ``g.game`` inside one transaction."""
+def play(game_id: str, act: Callable[[GameRecord], Response]) -> Response:
+    """Play one action on a game in one transaction; ``act(record)`` validates the body and applies it.
 
-    @wraps(view)
-    def wrapper(*args, game_id: str, **kwargs):
-        with write_transaction():
-            row = games.lock_game(game_id) if is_id(game_id) else None
-            if row is None:
-                raise ApiProblem("GAME_NOT_FOUND", game=game_id)
-            require_owner(row.token_hash)
-            key = idempotency.request_key()
-            if key is not None:
-                fingerprint = idempotency.fingerprint()
-                stored = answers.find_answer(row.id, key)
-                if stored is not None:
-                    if stored.fingerprint != fingerprint:
-                        raise ApiProblem("IDEMPOTENCY_KEY_REUSED")
-                    return _replay(stored)
-            _check_if_match(row.version)
-            g.game = row
-            response = view(*args, game_id=game_id, **kwargs)
-            if key is not None:
-                answers.stage_answer(row.id, key, fingerprint, *idempotency.captured(response))
-            return response
-
-    wrapper.game_action = True  # rate limited per token (see limits.py)
-    return wrapper
+    ``act`` runs last, on the locked game, so a malformed body on a game that does not
+    exist is 404 and a replayed request is answered without looking at the body again.
+    """
+    with write_transaction():
+        record = games.lock_game(game_id) if is_id(game_id) else None
+        if record is None:
+            raise ApiProblem("GAME_NOT_FOUND", game=game_id)
+        require_owner(record.token_hash)
+        key = idempotency.request_key()
+        if key is not None:
+            fingerprint = idempotency.fingerprint()
+            stored = answers.find_answer(record.id, key)
+            if stored is not None:
+                if stored.fingerprint != fingerprint:
+                    raise ApiProblem("IDEMPOTENCY_KEY_REUSED")
+                return _replay(stored)
+        _check_if_match(record.version)
+        response = act(record)
+        if key is not None:
+            answers.stage_answer(record.id, key, fingerprint, *idempotency.captured(response))
+        return response
 
 
-def apply_action(action: Action):
+def apply_action(record: GameRecord, action: Action) -> Response:
     """Apply ``action`` to the locked game and stage its history row; answer the game."""
-    record = g.game
     game = Game.from_state(record.state)
     try:
         outcome = game.apply(action)
