@@ -9,17 +9,18 @@ the server with ``/verification``.
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import datetime
 
 from flask import Response, current_app, request
-from marshmallow import fields, validate
+from marshmallow import fields, missing, validate
 
 from ..extensions import db
 from ..store.feed import board_tag, feed_page, feed_stream, horizon, read_connection
 from ..store.verification import verify
 from .games import get_game
 from .leaderboards import IF_NONE_MATCH, MOMENT_DOC, NOT_MODIFIED_DOC, MomentField
-from .present import cache_headers, decode_cursor, encode_cursor, if_none_match, iso_ms, json_response, not_modified
+from .paging import FEED_CURSOR, cursor_field, limit_field
+from .present import cache_headers, if_none_match, iso_ms, json_response, not_modified
 from .problems import ApiProblem, Blueprint
 from .schemas import StrictSchema
 
@@ -29,7 +30,6 @@ blp = Blueprint("feed", __name__, url_prefix="/v1/games",
 NDJSON = "application/x-ndjson"
 PAGE_LIMIT = 200  # a JSON page, as every list of the API
 STREAM_LIMIT = 1_000_000  # an NDJSON stream with a limit; without one it runs to the end
-_NOT_A_CURSOR = {"cursor": ["Not a cursor this API gave out."]}
 
 
 class FeedQuerySchema(StrictSchema):
@@ -37,11 +37,10 @@ class FeedQuerySchema(StrictSchema):
                           metadata={"description": "Only this draw mode; both when absent."})
     since = MomentField(metadata={"description": f"Wins at or after this moment. {MOMENT_DOC}",
                                   "example": "2026-11-29T00:00:00Z"})
-    limit = fields.Integer(strict=False, validate=validate.Range(min=1, max=STREAM_LIMIT),
-                           metadata={"description": f"A JSON page: 1 to {PAGE_LIMIT}, default 50. An NDJSON "
-                                                    f"stream: at most this many lines, all when absent."})
-    cursor = fields.String(validate=validate.Length(max=200),
-                           metadata={"description": "`next` or `resume` of an earlier answer: continue after it."})
+    limit = limit_field(load_default=missing, validate=validate.Range(min=1, max=STREAM_LIMIT),
+                        metadata={"description": f"A JSON page: 1 to {PAGE_LIMIT}, default 50. An NDJSON "
+                                                 f"stream: at most this many lines, all when absent."})
+    cursor = cursor_field(metadata={"description": "`next` or `resume` of an earlier answer: continue after it."})
 
 
 class FeedPlayerSchema(StrictSchema):
@@ -114,21 +113,12 @@ class VerificationSchema(StrictSchema):
 
 
 def _decode(cursor: str | None) -> tuple[datetime, str] | None:
-    position = decode_cursor(cursor, "at", "game")
-    if position is None:
-        return None
-    try:
-        at = datetime.fromisoformat(position["at"])
-        if at.tzinfo is None or not isinstance(position["game"], str):
-            raise ValueError
-    except (TypeError, ValueError):
-        raise ApiProblem("INVALID_REQUEST", errors=_NOT_A_CURSOR) from None
-    return at.astimezone(UTC), position["game"]
+    position = FEED_CURSOR.decode(cursor)
+    return None if position is None else (position["at"], position["game"])
 
 
 def _encode(row) -> str:
-    moment = row.finished_at if row.finished_at.tzinfo else row.finished_at.replace(tzinfo=UTC)
-    return encode_cursor({"at": moment.astimezone(UTC).isoformat(), "game": row.id})
+    return FEED_CURSOR.encode({"at": row.finished_at, "game": row.id})
 
 
 def entry(row) -> dict:

@@ -12,7 +12,8 @@ from ..store import ActionRow, GameRecord, end_read, games, write_transaction
 from . import idempotency
 from .auth import hash_token, is_id, new_id, new_token, optional_player, require_owner
 from .contract import headers
-from .present import decode_cursor, encode_cursor, etag, game_json, iso, json_response
+from .paging import HISTORY_CURSOR
+from .present import etag, game_json, iso, json_response
 from .problems import ApiProblem, Blueprint
 from .schemas import (
     EmptyBodySchema,
@@ -206,13 +207,11 @@ def history(query, game_id):
     (`notation` is the engine's one-line form of each action).
     """
     row = get_game(game_id)
-    after = (decode_cursor(query.get("cursor"), "seq") or {"seq": 0})["seq"]
-    if type(after) is not int:  # a hand-made {"seq": "x"} would reach the query (500 on PostgreSQL)
-        raise ApiProblem("INVALID_REQUEST", errors={"cursor": ["Not a cursor this API gave out."]})
+    after = (HISTORY_CURSOR.decode(query.get("cursor")) or {"seq": 0})["seq"]
     limit = query["limit"]
     rows = games.history_page(game_id, after, limit)
     items = [_history_item(action) for action in rows[:limit]]
-    next_cursor = encode_cursor({"seq": rows[limit - 1].seq}) if len(rows) > limit else None
+    next_cursor = HISTORY_CURSOR.encode({"seq": rows[limit - 1].seq}) if len(rows) > limit else None
     return json_response({"game": row.id, "code": row.code, "items": items, "next": next_cursor},
                          version=row.version)
 

@@ -14,12 +14,11 @@ from marshmallow import ValidationError, fields, validate
 from ..engine import GameCode
 from ..solver.daily import daily_deal
 from ..store.feed import board_tag, read_connection
-from ..store.leaderboards import CURSOR_KEYS, ranked_page
+from ..store.leaderboards import ranked_page
 from .auth import ID_PATTERN
+from .paging import BOARD_CURSOR, cursor_field, limit_field
 from .present import (
     cache_headers,
-    decode_cursor,
-    encode_cursor,
     if_none_match,
     iso_ms,
     json_response,
@@ -68,8 +67,8 @@ class DealBoardQuerySchema(StrictSchema):
                                   "example": "2026-11-30"})
     player = fields.String(validate=validate.Regexp(ID_PATTERN, error="Not a player id."),
                            metadata={"description": "Only this player's wins (an unknown player is 404)."})
-    limit = fields.Integer(strict=False, load_default=50, validate=validate.Range(min=1, max=200))
-    cursor = fields.String(validate=validate.Length(max=200))
+    limit = limit_field()
+    cursor = cursor_field()
 
 
 class BoardQuerySchema(DealBoardQuerySchema):
@@ -116,41 +115,12 @@ class DailySchema(StrictSchema):
     leaderboard = fields.String(required=True, metadata={"description": "The deal's leaderboard."})
 
 
-def _encode(score: int, moves: int, ms: int, finished: datetime, game: str) -> str:
-    return encode_cursor({"score": score, "moves": moves, "ms": ms, "finished": iso_micro(finished),
-                          "game": game})
-
-
-def _decode(cursor: str | None) -> dict | None:
-    position = decode_cursor(cursor, *CURSOR_KEYS, wide=("ms",))
-    if position is None:
-        return None
-    try:
-        if not all(isinstance(position[k], int) and not isinstance(position[k], bool)
-                   for k in ("score", "moves", "ms")) or not isinstance(position["game"], str):
-            raise ValueError
-        position["finished"] = datetime.fromisoformat(position["finished"])
-        if position["finished"].tzinfo is None:
-            raise ValueError
-        position["finished"] = position["finished"].astimezone(UTC)
-    except (TypeError, ValueError, OverflowError):
-        raise ApiProblem("INVALID_REQUEST", errors={"cursor": ["Not a cursor this API gave out."]}) from None
-    return position
-
-
-def iso_micro(moment: datetime) -> str:
-    """A cursor's moment: UTC ISO 8601 to the microsecond (SQLite's are naive UTC)."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat()
-
-
 def leaderboard_page(connection, filters: dict, cursor: str | None, limit: int) -> dict | None:
     """The answer of a leaderboard endpoint: ``{"items": [...], "next": cursor|null}``.
 
     None when the ``player`` filter names no player.
     """
-    page = ranked_page(connection, filters, _decode(cursor), limit)
+    page = ranked_page(connection, filters, BOARD_CURSOR.decode(cursor), limit)
     if page is None:
         return None
     ranked, more = page
@@ -162,7 +132,8 @@ def leaderboard_page(connection, filters: dict, cursor: str | None, limit: int) 
     next_cursor = None
     if more:
         game, _, _, _, _, score, moves, ms, finished, *_ = ranked[-1][1]
-        next_cursor = _encode(score, moves, ms, finished, game)
+        next_cursor = BOARD_CURSOR.encode({"score": score, "moves": moves, "ms": ms, "finished": finished,
+                                           "game": game})
     return {"items": items, "next": next_cursor}
 
 
@@ -177,7 +148,7 @@ def _board(query: dict, **fixed):
     player = query.get("player")
     filters = {**fixed, "player": player, "since": query.get("since"), "until": query.get("until")}
     cursor = query.get("cursor")
-    _decode(cursor)  # a malformed cursor is 400 even when the board has not changed
+    BOARD_CURSOR.decode(cursor)  # a malformed cursor is 400 even when the board has not changed
     with read_connection() as connection:
         tag, empty = board_tag(connection, filters, current_app.config["FEED_SETTLE_MS"])
         if if_none_match(tag) and not (empty and player is not None):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
@@ -11,7 +9,8 @@ from ..store import PlayerRow, games, players, stats, write_transaction
 from . import idempotency
 from .auth import hash_token, is_id, new_id, new_token
 from .contract import headers
-from .present import decode_cursor, encode_cursor, iso, json_response, seconds
+from .paging import PLAYER_GAMES_CURSOR, cursor_field, limit_field
+from .present import iso, json_response, seconds
 from .problems import ApiProblem, Blueprint
 from .schemas import NewPlayerSchema, PlayerAnswerSchema, StrictSchema
 
@@ -83,8 +82,8 @@ class PlayerSchema(Schema):
 
 class PlayerGamesQuerySchema(StrictSchema):
     status = fields.String(validate=validate.OneOf(["playing", "won"]))
-    limit = fields.Integer(strict=False, load_default=50, validate=validate.Range(min=1, max=200))
-    cursor = fields.String(validate=validate.Length(max=200))
+    limit = limit_field()
+    cursor = cursor_field()
 
 
 class GameSummarySchema(Schema):
@@ -159,16 +158,8 @@ def player_games(query, player_id):
     """
     get_player(player_id)
     limit = query["limit"]
-    position = decode_cursor(query.get("cursor"), "created", "game")
-    if position is not None:
-        try:
-            created = datetime.fromisoformat(position["created"])
-            if created.tzinfo is None or not isinstance(position["game"], str):
-                raise ValueError
-            created = created.astimezone(UTC)
-        except (TypeError, ValueError, OverflowError):
-            raise ApiProblem("INVALID_REQUEST", errors={"cursor": ["Not a cursor this API gave out."]}) from None
-    after = None if position is None else (created, position["game"])
+    position = PLAYER_GAMES_CURSOR.decode(query.get("cursor"))
+    after = None if position is None else (position["created"], position["game"])
     rows = games.player_games_page(player_id, query.get("status"), after, limit)
     items = [{"id": r.id, "code": r.code, "draw": r.draw, "status": r.status, "score": r.score,
               "moves": r.moves, "created_at": iso(r.created_at), "finished_at": iso(r.finished_at),
@@ -176,6 +167,5 @@ def player_games(query, player_id):
     next_cursor = None
     if len(rows) > limit:
         last = rows[limit - 1]
-        created = last.created_at if last.created_at.tzinfo else last.created_at.replace(tzinfo=UTC)
-        next_cursor = encode_cursor({"created": created.astimezone(UTC).isoformat(), "game": last.id})
+        next_cursor = PLAYER_GAMES_CURSOR.encode({"created": last.created_at, "game": last.id})
     return json_response({"items": items, "next": next_cursor})

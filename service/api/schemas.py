@@ -8,6 +8,7 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, pre_load, vali
 
 from .. import i18n
 from ..engine import COLUMNS, FOUNDATIONS, Card, NotationError, Pile
+from .paging import cursor_field, limit_field
 
 COLUMN_NAMES = [pile.value for pile in COLUMNS]
 FOUNDATION_NAMES = [pile.value for pile in FOUNDATIONS]
@@ -120,8 +121,8 @@ class TapSchema(StrictSchema):
 
 
 class PageQuerySchema(StrictSchema):
-    limit = fields.Integer(strict=False, load_default=50, validate=validate.Range(min=1, max=200))
-    cursor = fields.String(validate=validate.Length(max=200))
+    limit = limit_field()
+    cursor = cursor_field()
 
 
 def _language(value: str) -> None:

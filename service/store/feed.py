@@ -151,11 +151,8 @@ def board_tag(connection: Connection, filters: dict, settle_ms: int) -> tuple[st
     if postgresql:
         params["lag"] = timedelta(milliseconds=settle_ms)
     row = connection.execute(tag_statement(_shape(params), postgresql), params).first()
-    if row is None:
-        key = "empty"
-    else:
-        moment = row[0] if row[0].tzinfo else row[0].replace(tzinfo=UTC)
-        key = "|".join([moment.astimezone(UTC).isoformat(), *(str(value) for value in row[1:])])
+    latest = None if row is None else [row[0].astimezone(UTC).isoformat(), *(str(value) for value in row[1:])]
+    key = "empty" if latest is None else "|".join(latest)
     digest = hashlib.blake2b(f"{REPRESENTATION}|{key}".encode(), digest_size=10).hexdigest()
     return f'"{digest}"', row is None
 

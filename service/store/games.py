@@ -106,8 +106,7 @@ def store_action(record: GameRecord, game: Game, notation: str, detail: dict, po
     now = datetime.now(UTC)
     changes = {**stored_columns(game), "updated_at": now}
     if game.won:
-        created = record.created_at if record.created_at.tzinfo else record.created_at.replace(tzinfo=UTC)
-        changes.update(finished_at=now, duration_ms=int((now - created).total_seconds() * 1000),
+        changes.update(finished_at=now, duration_ms=int((now - record.created_at).total_seconds() * 1000),
                        line=finished_line(record.id, notation))
         if record.player_id:
             stats.game_won(record, game.score, game.moves, changes["duration_ms"])

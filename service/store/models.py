@@ -15,6 +15,7 @@ from sqlalchemy import (
     SmallInteger,
     String,
     Text,
+    TypeDecorator,
     text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
@@ -29,13 +30,29 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+class UtcDateTime(TypeDecorator):
+    """A moment with its time zone, read back aware on every database.
+
+    PostgreSQL's ``timestamptz`` comes back aware; SQLite keeps text without a zone,
+    and every moment the service writes is UTC: read back, it gets UTC again.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_result_value(self, value: datetime | None, dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
+
+
 class PlayerRow(db.Model):
     __tablename__ = "players"
 
     id: Mapped[str] = mapped_column(String(24), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 
 #: The condition of the partial leaderboard indexes; queries must repeat it literally.
@@ -76,9 +93,9 @@ class GameRow(db.Model):
     hints: Mapped[int] = mapped_column(Integer, default=0)
     winnable: Mapped[bool | None] = mapped_column(default=None)
     state: Mapped[dict] = mapped_column(JsonDocument)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     # Milliseconds from creation to the win: the leaderboards' third key.
     duration_ms: Mapped[int | None] = mapped_column(BigInteger)
     # Every accepted action in notation, space-separated, frozen at the win (a won game
@@ -109,7 +126,7 @@ class ActionRow(db.Model):
     detail: Mapped[dict] = mapped_column(JsonDocument)
     points: Mapped[int] = mapped_column(Integer)
     score_after: Mapped[int] = mapped_column(Integer)
-    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 
 class IdempotentAnswer(db.Model):
@@ -125,7 +142,7 @@ class IdempotentAnswer(db.Model):
     # The answer's exact bytes and headers (JSONB reorders keys); null in rows stored before 0004.
     raw: Mapped[bytes | None] = mapped_column(LargeBinary)
     headers: Mapped[dict | None] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow, index=True)
 
 
 class WinnableDeal(db.Model):
@@ -138,7 +155,7 @@ class WinnableDeal(db.Model):
     code: Mapped[str] = mapped_column(String(16), unique=True)
     # Actions in the winning line found: what the proof cost, for the curious operator.
     line_length: Mapped[int] = mapped_column(Integer)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
     __table_args__ = (Index("ix_winnable_deals_draw", "draw", "id"),)
 
@@ -159,7 +176,7 @@ class CreatedAnswer(db.Model):
     status: Mapped[int] = mapped_column(SmallInteger)
     headers: Mapped[dict] = mapped_column(JSON)
     body: Mapped[bytes] = mapped_column(LargeBinary)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow, index=True)
 
 
 class PlayerStats(db.Model):

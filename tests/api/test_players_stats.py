@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from service.api.present import encode_cursor
+from service.api.paging import encode_cursor
 from service.engine import GameCode
 from service.extensions import db
 from service.store import GameRow
