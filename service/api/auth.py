@@ -54,14 +54,21 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def bearer_token() -> str | None:
-    """The request's bearer token, None without one; a malformed header is 401."""
-    header = request.headers.get("Authorization")
-    if header is None:
-        return None
-    scheme, _, token = header.strip().partition(" ")
+def presented_token() -> str | None:
+    """The bearer token of a well-formed ``Authorization`` header, else None (never raises: rate limits key by it)."""
+    scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token or len(token) > 200:
+        return None
+    return token
+
+
+def bearer_token() -> str | None:
+    """The request's bearer token, None without one; a malformed header is 401."""
+    if "Authorization" not in request.headers:
+        return None
+    token = presented_token()
+    if token is None:
         raise ApiProblem("AUTH_REQUIRED", headers=_CHALLENGE)
     return token
 
