@@ -10,6 +10,7 @@ import yaml
 from flask import current_app
 from flask.cli import with_appcontext
 
+from .engine.deal import DRAW_MODES
 from .solver.commands import solve_command
 from .store import GameRecord, end_read, games, pool
 from .store.retention import purge_answers, purge_idle_games
@@ -92,7 +93,7 @@ def pool_group() -> None:
 @with_appcontext
 def pool_status() -> None:
     """How many deals wait per draw mode."""
-    for draw in (1, 3):
+    for draw in DRAW_MODES:
         click.echo(f"draw {draw}: {pool.size(draw)} deals")
 
 
@@ -106,7 +107,7 @@ def pool_status() -> None:
 def pool_fill(draw: str, target: int | None, budget_ms: int) -> None:
     """Search winnable deals and add them (each line replayed through the engine) up to TARGET."""
     target = current_app.config["WINNABLE_POOL_TARGET"] if target is None else target
-    for mode in (1, 3) if draw == "both" else (int(draw),):
+    for mode in DRAW_MODES if draw == "both" else (int(draw),):
         start = time.process_time()
         added = pool.fill(mode, target, budget_ms=budget_ms, deadline_s=24 * 3600)
         click.echo(f"draw {mode}: added {added}, {pool.size(mode)} waiting "

@@ -22,7 +22,7 @@ from .leaderboards import IF_NONE_MATCH, MOMENT_DOC, NOT_MODIFIED_DOC, MomentFie
 from .paging import FEED_CURSOR, cursor_field, limit_field
 from .present import cache_headers, if_none_match, iso_ms, json_response, not_modified
 from .problems import ApiProblem, Blueprint
-from .schemas import StrictSchema
+from .schemas import DRAW_CHOICES, StrictSchema
 
 blp = Blueprint("feed", __name__, url_prefix="/v1/games",
                 description="For leaderboard tools: every finished game in order, and per-game verification.")
@@ -33,7 +33,7 @@ STREAM_LIMIT = 1_000_000  # an NDJSON stream with a limit; without one it runs t
 
 
 class FeedQuerySchema(StrictSchema):
-    draw = fields.Integer(strict=False, validate=validate.OneOf([1, 3]),
+    draw = fields.Integer(strict=False, validate=validate.OneOf(DRAW_CHOICES),
                           metadata={"description": "Only this draw mode; both when absent."})
     since = MomentField(metadata={"description": f"Wins at or after this moment. {MOMENT_DOC}",
                                   "example": "2026-11-29T00:00:00Z"})
@@ -52,7 +52,7 @@ class FeedEntrySchema(StrictSchema):
     id = fields.String(metadata={"description": "The game id."})
     code = fields.String(metadata={"example": "TF1-D1N-AAAAAAB", "description": "Deal it with the published "
                                                                                "deal function (FAQ)."})
-    draw = fields.Integer(metadata={"enum": [1, 3]})
+    draw = fields.Integer(metadata={"enum": DRAW_CHOICES})
     player = fields.Nested(FeedPlayerSchema, allow_none=True, metadata={"description": "null: anonymous."})
     score = fields.Integer()
     moves = fields.Integer()

@@ -25,7 +25,7 @@ from .present import (
     not_modified,
 )
 from .problems import ApiProblem, Blueprint
-from .schemas import StrictSchema
+from .schemas import DRAW_CHOICES, StrictSchema
 
 blp = Blueprint("leaderboards", __name__, url_prefix="/v1",
                 description="Leaderboards of won games, overall and per deal, and the daily deal.")
@@ -72,12 +72,12 @@ class DealBoardQuerySchema(StrictSchema):
 
 
 class BoardQuerySchema(DealBoardQuerySchema):
-    draw = fields.Integer(strict=False, validate=validate.OneOf([1, 3]),
+    draw = fields.Integer(strict=False, validate=validate.OneOf(DRAW_CHOICES),
                           metadata={"description": "Only this draw mode; both when absent."})
 
 
 class DailyQuerySchema(StrictSchema):
-    draw = fields.Integer(strict=False, load_default=1, validate=validate.OneOf([1, 3]))
+    draw = fields.Integer(strict=False, load_default=1, validate=validate.OneOf(DRAW_CHOICES))
     date = fields.Date(metadata={"description": "A past day's deal (UTC date); today by default. "
                                                 "Not a future date."})
 
@@ -90,7 +90,7 @@ class LeaderboardEntrySchema(StrictSchema):
                                                    "time share a rank."})
     game = fields.String(required=True, metadata={"description": "The game id."})
     code = fields.String(required=True, metadata={"example": "TF1-D1N-AAAAAAB"})
-    draw = fields.Integer(required=True, metadata={"enum": [1, 3]})
+    draw = fields.Integer(required=True, metadata={"enum": DRAW_CHOICES})
     player = fields.String(required=True, allow_none=True,
                            metadata={"description": "The player id; null when anonymous."})
     player_name = fields.String(required=True, allow_none=True)
@@ -108,7 +108,7 @@ class LeaderboardPageSchema(StrictSchema):
 
 class DailySchema(StrictSchema):
     date = fields.Date(required=True)
-    draw = fields.Integer(required=True, metadata={"enum": [1, 3]})
+    draw = fields.Integer(required=True, metadata={"enum": DRAW_CHOICES})
     code = fields.String(required=True, metadata={"description": "Play it with `POST /v1/games {\"code\": ...}`."})
     winnable = fields.Boolean(required=True, allow_none=True, metadata={"description": "true: the solver proved it "
                                                                         "winnable; null: not proven."})

@@ -12,7 +12,7 @@ from .contract import headers
 from .paging import PLAYER_GAMES_CURSOR, cursor_field, limit_field
 from .present import iso, json_response, seconds
 from .problems import ApiProblem, Blueprint
-from .schemas import NewPlayerSchema, PlayerAnswerSchema, StrictSchema
+from .schemas import DRAW_CHOICES, NewPlayerSchema, PlayerAnswerSchema, StrictSchema
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players and their tokens.")
 
@@ -89,7 +89,7 @@ class PlayerGamesQuerySchema(StrictSchema):
 class GameSummarySchema(Schema):
     id = fields.String(required=True)
     code = fields.String(required=True)
-    draw = fields.Integer(required=True, metadata={"enum": [1, 3]})
+    draw = fields.Integer(required=True, metadata={"enum": DRAW_CHOICES})
     status = fields.String(required=True, metadata={"enum": ["playing", "won"]})
     score = fields.Integer(required=True)
     moves = fields.Integer(required=True)

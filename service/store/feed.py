@@ -26,16 +26,15 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from functools import cache
 
-from sqlalchemy import Interval, bindparam, func, literal_column, select, tuple_
+from sqlalchemy import Interval, bindparam, func, select, tuple_
 from sqlalchemy.engine import Connection, Engine
 
 from ..extensions import db
-from .models import ActionRow, GameRow, PlayerRow
+from .models import WON, ActionRow, GameRow, PlayerRow
 
 _GAMES = GameRow.__table__
 _PLAYERS = PlayerRow.__table__
 _G = _GAMES.c
-WON = _G.status == literal_column("'won'")
 
 #: A board's filters, each compared with the bound parameter of its name.
 BOARD_FILTERS = {

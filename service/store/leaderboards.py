@@ -24,8 +24,8 @@ from functools import cache
 from sqlalchemy import Integer, and_, bindparam, func, literal_column, or_, select
 from sqlalchemy.engine import Connection
 
-from .feed import BOARD_FILTERS, WON
-from .models import GameRow, PlayerRow
+from .feed import BOARD_FILTERS
+from .models import WON, GameRow, PlayerRow
 
 #: A cursor's position: bound as :score, :moves, :ms, :finished and :game.
 CURSOR_KEYS = ("score", "moves", "ms", "finished", "game")

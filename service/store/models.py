@@ -16,7 +16,7 @@ from sqlalchemy import (
     String,
     Text,
     TypeDecorator,
-    text,
+    literal_column,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
@@ -55,8 +55,6 @@ class PlayerRow(db.Model):
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 
-#: The condition of the partial leaderboard indexes; queries must repeat it literally.
-WON = text("status = 'won'")
 #: Partial indexes on won games, each the ranking order after an equality prefix.
 LEADERBOARD_INDEXES = {
     "ix_games_won_rank": (),
@@ -106,6 +104,10 @@ class GameRow(db.Model):
         Index("ix_games_player_created", "player_id", "created_at"),
     )
 
+
+#: Won games: the condition of the partial indexes below. Every query on them repeats it,
+#: a literal and not a bound parameter, so that the planners can prove the indexes apply.
+WON = GameRow.status == literal_column("'won'")
 
 # The leaderboards: won games only, in ranking order (migration 0002).
 for _name, _prefix in LEADERBOARD_INDEXES.items():
