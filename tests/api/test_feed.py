@@ -17,10 +17,9 @@ from service import create_app
 from service.engine import Action, GameCode, replay
 from service.extensions import db
 from service.store import ActionRow, GameRow
-
-from .gameplay import WINNABLE_CODE, post_action, winning_line
-from .helpers import new_game, problem
-from .test_leaderboards import T0, add_player, add_win
+from tests.api.gameplay import WINNABLE_CODE, post_action, winning_line
+from tests.api.helpers import new_game, problem
+from tests.api.test_leaderboards import T0, add_player, add_win
 
 NDJSON = "application/x-ndjson"
 

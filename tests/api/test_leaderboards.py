@@ -16,8 +16,7 @@ from service.extensions import db
 from service.solver import solve
 from service.solver.daily import daily_candidate, daily_deal
 from service.store import GameRow, PlayerRow
-
-from .helpers import act, new_game, problem
+from tests.api.helpers import act, new_game, problem
 
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 _ids = itertools.count()
