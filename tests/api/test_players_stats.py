@@ -150,14 +150,18 @@ def test_games_list_is_stable_while_games_are_dealt(app, client):
     assert [i["id"] for i in page["items"] + rest["items"]] == ids[::-1]
 
 
-def test_unknown_player_and_bad_queries(client):
+def test_unknown_player(client):
     body = problem(client.get("/v1/players/nobody"), 404, "PLAYER_NOT_FOUND")
     assert body["params"] == {"player": "nobody"}
     problem(client.get("/v1/players/nobody/games"), 404, "PLAYER_NOT_FOUND")
+
+
+@pytest.mark.parametrize(("query", "field"), [
+    ("status=lost", "status"), ("limit=0", "limit"), ("limit=500", "limit"), ("cursor=zzz", "cursor"),
+    (f"cursor={encode_cursor({'created': 'monday', 'game': 'x'})}", "cursor"),
+    (f"cursor={encode_cursor({'created': '2026-11-01T00:00:00', 'game': 'x'})}", "cursor"),
+])
+def test_bad_queries(client, query, field):
     player = new_player(client)[0]["id"]
-    for query, field in [("status=lost", "status"), ("limit=0", "limit"), ("limit=500", "limit"),
-                         ("cursor=zzz", "cursor"),
-                         (f"cursor={encode_cursor({'created': 'monday', 'game': 'x'})}", "cursor"),
-                         (f"cursor={encode_cursor({'created': '2026-11-01T00:00:00', 'game': 'x'})}", "cursor")]:
-        body = problem(client.get(f"/v1/players/{player}/games?{query}"), 400, "INVALID_REQUEST")
-        assert field in body["errors"]
+    body = problem(client.get(f"/v1/players/{player}/games?{query}"), 400, "INVALID_REQUEST")
+    assert field in body["errors"]
