@@ -17,12 +17,12 @@ from marshmallow import fields, missing, validate
 from ..extensions import db
 from ..store.feed import board_tag, feed_page, feed_stream, horizon, read_connection
 from ..store.verification import verify
-from .games import get_game
 from .leaderboards import IF_NONE_MATCH, MOMENT_DOC, NOT_MODIFIED_DOC, MomentField
 from .paging import FEED_CURSOR, cursor_field, limit_field
 from .present import cache_headers, if_none_match, iso_ms, json_response, not_modified
 from .problems import ApiProblem, Blueprint
 from .schemas import DRAW_CHOICES, StrictSchema
+from .usecases import get_game
 
 blp = Blueprint("feed", __name__, url_prefix="/v1/games",
                 description="For leaderboard tools: every finished game in order, and per-game verification.")

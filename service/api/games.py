@@ -7,14 +7,13 @@ from functools import wraps
 from flask import Response, request
 from flask.views import MethodView
 
-from ..engine import Action, Game, GameCode
-from ..store import ActionRow, GameRecord, end_read, games, write_transaction
-from . import idempotency
-from .auth import hash_token, is_id, new_id, new_token, optional_player, require_owner
+from ..engine import Action, Game
+from ..store import ActionRow, games
+from . import usecases
 from .contract import headers
 from .paging import HISTORY_CURSOR
 from .present import etag, game_json, iso, json_response
-from .problems import ApiProblem, Blueprint
+from .problems import Blueprint
 from .schemas import (
     EmptyBodySchema,
     GameSchema,
@@ -27,8 +26,6 @@ from .schemas import (
     TakeBackSchema,
     TapSchema,
 )
-from .solving import proven_winnable_code, solve_hint
-from .unit_of_work import apply_action, play
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Deal games and play them: every action needs the owner's token.")
@@ -36,13 +33,6 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games",
 ACTION_ERRORS = [400, 401, 403, 404, 409, 412, 422]
 OWNER_ONLY = [{"bearer": []}]
 ACTION_HEADERS = ["IfMatch", "IdempotencyKey"]  # components of contract.PARAMETERS
-
-
-def get_game(game_id: str) -> GameRecord:
-    row = games.read_game(game_id) if is_id(game_id) else None
-    if row is None:
-        raise ApiProblem("GAME_NOT_FOUND", game=game_id)
-    return row
 
 
 @blp.route("")
@@ -64,39 +54,7 @@ class Games(MethodView):
         With an `Idempotency-Key`, a retry returns the first answer (the same game,
         byte for byte) instead of dealing another.
         """
-        player = optional_player()
-        return idempotency.idempotent_create(player.token_hash if player else None,
-                                             lambda stage: _create_game(args, player, stage))
-
-
-def _create_game(args: dict, player, stage):
-    token = None if player else new_token()
-    player_id, token_hash = (player.id, player.token_hash) if player else (None, hash_token(token))
-    code = _choose_code(args)  # may search for a winnable deal: before taking the write lock
-    game = Game(code)
-    with write_transaction():
-        row = games.insert_game(game, game_id=new_id(), player_id=player_id, token_hash=token_hash,
-                                winnable=True if args.get("winnable") else None)
-        body = game_json(row, game)
-        if token:
-            body["token"] = token
-        response = json_response(body, 201, version=0, headers={"Location": f"/v1/games/{body['id']}"})
-        stage(response)
-    return response
-
-
-def _choose_code(args: dict) -> GameCode:
-    draw = args.get("draw")
-    if "code" in args:
-        if args.get("winnable"):
-            raise ApiProblem("INVALID_REQUEST", errors={"winnable": ["Not with a code: the code fixes the deal."]})
-        code = GameCode.parse(args["code"])
-        if draw is not None and draw != code.draw:
-            raise ApiProblem("INVALID_REQUEST", errors={"draw": [f"The code {code} is played with draw {code.draw}."]})
-        return code
-    if args.get("winnable"):
-        return proven_winnable_code(draw or 1)
-    return GameCode.random(draw or 1)
+        return usecases.deal(args)
 
 
 @blp.route("/<game_id>")
@@ -111,7 +69,7 @@ class GameResource(MethodView):
         Public: anyone may watch a game. The stock is a count; its order is never shown.
         The `ETag` is the game's version; send it as `If-None-Match` to poll cheaply.
         """
-        row = get_game(game_id)
+        row = usecases.get_game(game_id)
         if etag(row.version) in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
             return Response(status=304, headers={"ETag": etag(row.version)})
         return json_response(game_json(row, Game.from_state(row.state)), version=row.version)
@@ -122,7 +80,7 @@ def _action_route(path: str, operation_id: str, schema, summary: str, descriptio
 
     def register(build_action):
         def view(args, game_id, record):
-            return apply_action(record, build_action(args))
+            return usecases.apply_action(record, build_action(args))
 
         view.__name__ = build_action.__name__
         view.__doc__ = f"{summary}\n\n{description}"
@@ -134,7 +92,7 @@ def _action_route(path: str, operation_id: str, schema, summary: str, descriptio
 
         @wraps(parsed)
         def action_view(game_id):
-            return play(game_id, lambda record: parsed(game_id=game_id, record=record))
+            return usecases.play(game_id, lambda record: parsed(game_id=game_id, record=record))
 
         action_view.game_action = True  # rate limited per token (see limits.py)
         blp.route(path, methods=["POST"])(action_view)
@@ -206,7 +164,7 @@ def history(query, game_id):
     In order, undos included. The game's `code` and these actions alone replay the game
     (`notation` is the engine's one-line form of each action).
     """
-    row = get_game(game_id)
+    row = usecases.get_game(game_id)
     after = (HISTORY_CURSOR.decode(query.get("cursor")) or {"seq": 0})["seq"]
     limit = query["limit"]
     rows = games.history_page(game_id, after, limit)
@@ -230,7 +188,7 @@ def legal_moves(game_id):
 
     Moves, take-backs, draw or recycle, and undo when there is one to undo. Empty once won.
     """
-    row = get_game(game_id)
+    row = usecases.get_game(game_id)
     game = Game.from_state(row.state)
     items = [{**action.to_json(), "notation": str(action)} for action in game.legal_actions()]
     return json_response({"version": row.version, "items": items}, version=row.version)
@@ -256,12 +214,4 @@ def game_hint(game_id):
     (or after an undo, or in another game of the same deal) costs no search: `cached`.
     Each request counts in the game's `hints`.
     """
-    row = get_game(game_id)
-    require_owner(row.token_hash)
-    if row.status == "won":
-        raise ApiProblem("GAME_FINISHED")
-    version, state = row.version, row.state
-    end_read()  # no transaction stays open during the search
-    answer = solve_hint(state)
-    hints = games.count_hint(game_id)
-    return json_response({"game": game_id, "version": version, **answer, "hints": hints})
+    return usecases.hint(game_id)

@@ -1,6 +1,7 @@
-"""One action = one transaction: lock the game, authorize, apply, store, answer.
+"""The games' use cases, one function each: deal, read, play an action, hint.
 
-:func:`play` runs an action on a game; in order: the game is loaded under its
+A view parses and documents; the function it calls does the rest. Playing is one
+transaction: :func:`play` runs an action on a game; in order: the game is loaded under its
 write lock (404), the owner's token is checked (401/403), an ``Idempotency-Key``
 already answered is replayed (or refused with a different body), ``If-Match`` is
 compared (412), and only then is the body validated (400) and the action applied
@@ -14,15 +15,75 @@ from collections.abc import Callable
 
 from flask import Response, request
 
-from ..engine import Action, Game, Rejection
-from ..store import GameRecord, IdempotentAnswer, answers, games, write_transaction
+from ..engine import Action, Game, GameCode, Rejection
+from ..store import GameRecord, IdempotentAnswer, answers, end_read, games, write_transaction
 from . import idempotency
-from .auth import is_id, require_owner
+from .auth import hash_token, is_id, new_id, new_token, optional_player, require_owner
 from .contract import IF_MATCH_PATTERN
 from .present import etag, game_json, json_response
 from .problems import PROBLEM_MEDIA_TYPE, ApiProblem, problem_response
+from .solving import proven_winnable_code, solve_hint
 
 _IF_MATCH = re.compile(IF_MATCH_PATTERN)
+
+
+def get_game(game_id: str) -> GameRecord:
+    """A game as it is now; 404 when there is none."""
+    row = games.read_game(game_id) if is_id(game_id) else None
+    if row is None:
+        raise ApiProblem("GAME_NOT_FOUND", game=game_id)
+    return row
+
+
+def deal(args: dict) -> Response:
+    """Deal a new game (``args``: the parsed body): the token's player's, or anonymous with its own token."""
+    player = optional_player()
+    return idempotency.idempotent_create(player.token_hash if player else None,
+                                         lambda stage: _create_game(args, player, stage))
+
+
+def _create_game(args: dict, player, stage) -> Response:
+    token = None if player else new_token()
+    player_id, token_hash = (player.id, player.token_hash) if player else (None, hash_token(token))
+    code = _choose_code(args)  # may search for a winnable deal: before taking the write lock
+    game = Game(code)
+    with write_transaction():
+        row = games.insert_game(game, game_id=new_id(), player_id=player_id, token_hash=token_hash,
+                                winnable=True if args.get("winnable") else None)
+        body = game_json(row, game)
+        if token:
+            body["token"] = token
+        response = json_response(body, 201, version=0, headers={"Location": f"/v1/games/{body['id']}"})
+        stage(response)
+    return response
+
+
+def _choose_code(args: dict) -> GameCode:
+    """The code of a new game: the one asked for, a proven-winnable one, or a random one."""
+    draw = args.get("draw")
+    if "code" in args:
+        if args.get("winnable"):
+            raise ApiProblem("INVALID_REQUEST", errors={"winnable": ["Not with a code: the code fixes the deal."]})
+        code = GameCode.parse(args["code"])
+        if draw is not None and draw != code.draw:
+            raise ApiProblem("INVALID_REQUEST", errors={"draw": [f"The code {code} is played with draw {code.draw}."]})
+        return code
+    if args.get("winnable"):
+        return proven_winnable_code(draw or 1)
+    return GameCode.random(draw or 1)
+
+
+def hint(game_id: str) -> Response:
+    """The owner asks for a hint: searched outside any transaction, then counted in the game's ``hints``."""
+    row = get_game(game_id)
+    require_owner(row.token_hash)
+    if row.status == "won":
+        raise ApiProblem("GAME_FINISHED")
+    version, state = row.version, row.state
+    end_read()  # no transaction stays open during the search
+    answer = solve_hint(state)
+    hints = games.count_hint(game_id)
+    return json_response({"game": game_id, "version": version, **answer, "hints": hints})
 
 
 def play(game_id: str, act: Callable[[GameRecord], Response]) -> Response:
