@@ -144,8 +144,7 @@ def load(url: str, games: int, players: int, daily: str, lines: list[str]) -> fl
 
 def positions(url: str, daily: str) -> dict:
     """Cursors deep in the board and in the middle of the feed, and the number of wins."""
-    from service.api.feed import _encode as feed_cursor
-    from service.api.leaderboards import _encode as board_cursor
+    from service.api.paging import BOARD_CURSOR, FEED_CURSOR
 
     with psycopg.connect(url) as connection:
         wins = connection.execute("SELECT count(*) FROM games WHERE status = 'won'").fetchone()[0]
@@ -159,10 +158,8 @@ def positions(url: str, daily: str) -> dict:
         daily_wins = connection.execute("SELECT count(*) FROM games WHERE status = 'won' AND code = %s",
                                         (daily,)).fetchone()[0]
 
-    class Row:  # what feed_cursor reads
-        finished_at, id = at, middle
-
-    return {"deep": board_cursor(score, moves, ms, finished, game), "feed": feed_cursor(Row), "wins": wins,
+    deep = BOARD_CURSOR.encode({"score": score, "moves": moves, "ms": ms, "finished": finished, "game": game})
+    return {"deep": deep, "feed": FEED_CURSOR.encode({"at": at, "game": middle}), "wins": wins,
             "daily_wins": daily_wins}
 
 

@@ -30,8 +30,8 @@ from sqlalchemy.dialects import postgresql
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from service.api.leaderboards import page_statement  # noqa: E402  (only to compile the same SQL text)
 from service.store.feed import feed_statement, tag_statement  # noqa: E402
+from service.store.leaderboards import page_statement  # noqa: E402  (only to compile the same SQL text)
 
 DIALECT = postgresql.psycopg.dialect()
 SETTLE = timedelta(milliseconds=int(os.environ.get("FEED_SETTLE_MS", "2000")))

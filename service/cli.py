@@ -9,16 +9,15 @@ import click
 import yaml
 from flask import current_app
 from flask.cli import with_appcontext
-from sqlalchemy import select
 
-from .extensions import db
+from .engine.deal import DRAW_MODES
 from .solver.commands import solve_command
-from .store import Game, pool
+from .store import GameRecord, end_read, games, pool
 from .store.retention import purge_answers, purge_idle_games
 from .store.verification import describe, verify
 
 
-def verify_game(row: Game) -> list[str]:
+def verify_game(row: GameRecord) -> list[str]:
     """What differs between a stored game and the replay of its history from its code."""
     return [describe(difference) for difference in verify(row)["differences"]]
 
@@ -31,17 +30,16 @@ def verify_command(game_id: str | None, check_all: bool) -> None:
     if bool(game_id) == check_all:
         raise click.UsageError("give a GAME_ID or --all")
     if game_id:
-        row = db.session.get(Game, game_id)
-        if row is None:
+        if games.read_game(game_id) is None:
             raise click.ClickException(f"no game {game_id}")
         ids = [game_id]
     else:
-        ids = db.session.execute(select(Game.id).order_by(Game.created_at)).scalars().all()
+        ids = games.all_game_ids()
     bad = 0
     with click.progressbar(ids, label="verifying") as bar:
         for current in bar:
-            problems = verify_game(db.session.get(Game, current))
-            db.session.expunge_all()
+            problems = verify_game(games.read_game(current))
+            end_read()  # one game's snapshot at a time, not one over the whole run
             if problems:
                 bad += 1
                 click.echo(f"\n{current}: " + "; ".join(problems), err=True)
@@ -95,7 +93,7 @@ def pool_group() -> None:
 @with_appcontext
 def pool_status() -> None:
     """How many deals wait per draw mode."""
-    for draw in (1, 3):
+    for draw in DRAW_MODES:
         click.echo(f"draw {draw}: {pool.size(draw)} deals")
 
 
@@ -109,7 +107,7 @@ def pool_status() -> None:
 def pool_fill(draw: str, target: int | None, budget_ms: int) -> None:
     """Search winnable deals and add them (each line replayed through the engine) up to TARGET."""
     target = current_app.config["WINNABLE_POOL_TARGET"] if target is None else target
-    for mode in (1, 3) if draw == "both" else (int(draw),):
+    for mode in DRAW_MODES if draw == "both" else (int(draw),):
         start = time.process_time()
         added = pool.fill(mode, target, budget_ms=budget_ms, deadline_s=24 * 3600)
         click.echo(f"draw {mode}: added {added}, {pool.size(mode)} waiting "

@@ -7,7 +7,7 @@ this one table, so a code cannot exist without a status and five messages.
 
 from __future__ import annotations
 
-from .engine.rules import RULE_PARAMS
+from .engine.rejections import RULE_PARAMS
 
 #: Codes of the HTTP layer, with the params their problem bodies always carry.
 REQUEST_PARAMS: dict[str, tuple[str, ...]] = {

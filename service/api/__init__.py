@@ -7,7 +7,7 @@ from pathlib import Path
 import flask_swagger_ui
 from flask import request, send_from_directory
 
-from . import feed, games, leaderboards, meta, players, solving  # noqa: F401  (solving adds /hint to games)
+from . import feed, games, leaderboards, meta, players, solving
 from .problems import ApiProblem, ProblemApi, register_error_handlers
 
 API_DESCRIPTION = """\

@@ -8,10 +8,8 @@ import re
 import secrets
 
 from flask import request
-from sqlalchemy import select
 
-from ..extensions import db
-from ..store import Player
+from ..store import PlayerRow, players
 from .problems import ApiProblem
 
 _CHALLENGE = {"WWW-Authenticate": 'Bearer realm="solitaire"'}
@@ -56,14 +54,21 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def bearer_token() -> str | None:
-    """The request's bearer token, None without one; a malformed header is 401."""
-    header = request.headers.get("Authorization")
-    if header is None:
-        return None
-    scheme, _, token = header.strip().partition(" ")
+def presented_token() -> str | None:
+    """The bearer token of a well-formed ``Authorization`` header, else None (never raises: rate limits key by it)."""
+    scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token or len(token) > 200:
+        return None
+    return token
+
+
+def bearer_token() -> str | None:
+    """The request's bearer token, None without one; a malformed header is 401."""
+    if "Authorization" not in request.headers:
+        return None
+    token = presented_token()
+    if token is None:
         raise ApiProblem("AUTH_REQUIRED", headers=_CHALLENGE)
     return token
 
@@ -77,13 +82,13 @@ def require_owner(token_hash: str | None) -> None:
         raise ApiProblem("FORBIDDEN")
 
 
-def optional_player() -> Player | None:
+def optional_player() -> PlayerRow | None:
     """The player whose token the request carries, None without a token; an unknown one is 401."""
     token = bearer_token()
     if token is None:
         return None
     digest = hash_token(token)
-    player = db.session.execute(select(Player).where(Player.token_hash == digest)).scalar_one_or_none()
+    player = players.player_by_token_hash(digest)
     if player is None or not hmac.compare_digest(player.token_hash, digest):
         raise ApiProblem("AUTH_REQUIRED", headers=_CHALLENGE)
     return player

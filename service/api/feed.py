@@ -9,19 +9,20 @@ the server with ``/verification``.
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import datetime
 
 from flask import Response, current_app, request
-from marshmallow import fields, validate
+from marshmallow import fields, missing, validate
 
 from ..extensions import db
 from ..store.feed import board_tag, feed_page, feed_stream, horizon, read_connection
 from ..store.verification import verify
-from .games import get_game
 from .leaderboards import MOMENT_DOC, NOT_MODIFIED_DOC, MomentField
-from .present import cache_headers, decode_cursor, encode_cursor, if_none_match, iso_ms, json_response, not_modified
+from .paging import FEED_CURSOR, cursor_field, limit_field
+from .present import cache_headers, if_none_match, iso_ms, json_response, not_modified
 from .problems import ApiProblem, Blueprint
-from .schemas import StrictSchema
+from .schemas import DRAW_CHOICES, StrictSchema
+from .usecases import get_game
 
 blp = Blueprint("feed", __name__, url_prefix="/v1/games",
                 description="For leaderboard tools: every finished game in order, and per-game verification.")
@@ -29,19 +30,17 @@ blp = Blueprint("feed", __name__, url_prefix="/v1/games",
 NDJSON = "application/x-ndjson"
 PAGE_LIMIT = 200  # a JSON page, as every list of the API
 STREAM_LIMIT = 1_000_000  # an NDJSON stream with a limit; without one it runs to the end
-_NOT_A_CURSOR = {"cursor": ["Not a cursor this API gave out."]}
 
 
 class FeedQuerySchema(StrictSchema):
-    draw = fields.Integer(strict=False, validate=validate.OneOf([1, 3]),
+    draw = fields.Integer(strict=False, validate=validate.OneOf(DRAW_CHOICES),
                           metadata={"description": "Only this draw mode; both when absent."})
     since = MomentField(metadata={"description": f"Wins at or after this moment. {MOMENT_DOC}",
                                   "example": "2026-11-29T00:00:00Z"})
-    limit = fields.Integer(strict=False, validate=validate.Range(min=1, max=STREAM_LIMIT),
-                           metadata={"description": f"A JSON page: 1 to {PAGE_LIMIT}, default 50. An NDJSON "
-                                                    f"stream: at most this many lines, all when absent."})
-    cursor = fields.String(validate=validate.Length(max=200),
-                           metadata={"description": "`next` or `resume` of an earlier answer: continue after it."})
+    limit = limit_field(load_default=missing, validate=validate.Range(min=1, max=STREAM_LIMIT),
+                        metadata={"description": f"A JSON page: 1 to {PAGE_LIMIT}, default 50. An NDJSON "
+                                                 f"stream: at most this many lines, all when absent."})
+    cursor = cursor_field(metadata={"description": "`next` or `resume` of an earlier answer: continue after it."})
 
 
 class FeedPlayerSchema(StrictSchema):
@@ -53,7 +52,7 @@ class FeedEntrySchema(StrictSchema):
     id = fields.String(metadata={"description": "The game id."})
     code = fields.String(metadata={"example": "TF1-D1N-AAAAAAB", "description": "Deal it with the published "
                                                                                "deal function (FAQ)."})
-    draw = fields.Integer(metadata={"enum": [1, 3]})
+    draw = fields.Integer(metadata={"enum": DRAW_CHOICES})
     player = fields.Nested(FeedPlayerSchema, allow_none=True, metadata={"description": "null: anonymous."})
     score = fields.Integer()
     moves = fields.Integer()
@@ -114,21 +113,12 @@ class VerificationSchema(StrictSchema):
 
 
 def _decode(cursor: str | None) -> tuple[datetime, str] | None:
-    position = decode_cursor(cursor, "at", "game")
-    if position is None:
-        return None
-    try:
-        at = datetime.fromisoformat(position["at"])
-        if at.tzinfo is None or not isinstance(position["game"], str):
-            raise ValueError
-    except (TypeError, ValueError):
-        raise ApiProblem("INVALID_REQUEST", errors=_NOT_A_CURSOR) from None
-    return at.astimezone(UTC), position["game"]
+    position = FEED_CURSOR.decode(cursor)
+    return None if position is None else (position["at"], position["game"])
 
 
 def _encode(row) -> str:
-    moment = row.finished_at if row.finished_at.tzinfo else row.finished_at.replace(tzinfo=UTC)
-    return encode_cursor({"at": moment.astimezone(UTC).isoformat(), "game": row.id})
+    return FEED_CURSOR.encode({"at": row.finished_at, "game": row.id})
 
 
 def entry(row) -> dict:

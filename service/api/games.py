@@ -1,24 +1,23 @@
-"""Games: create, read, play every action, history and legal moves."""
+"""Games: create, read, play every action, history, legal moves and hints."""
 
 from __future__ import annotations
 
+from functools import wraps
+
 from flask import Response, request
 from flask.views import MethodView
-from sqlalchemy import select
 
-from ..engine import Action, GameCode
-from ..engine import Game as EngineGame
-from ..extensions import db
-from ..store import Action as ActionRow
-from ..store import Game, stats, write_transaction
-from . import idempotency
-from .auth import hash_token, is_id, new_id, new_token, optional_player
+from ..engine import Action, Game
+from ..store import ActionRow, games
+from . import usecases
 from .contract import headers
-from .present import decode_cursor, encode_cursor, etag, game_json, iso, json_response
-from .problems import ApiProblem, Blueprint
+from .paging import HISTORY_CURSOR
+from .present import etag, game_json, iso, json_response
+from .problems import Blueprint
 from .schemas import (
     EmptyBodySchema,
     GameSchema,
+    HintSchema,
     HistoryPageSchema,
     LegalActionsSchema,
     MoveSchema,
@@ -27,7 +26,6 @@ from .schemas import (
     TakeBackSchema,
     TapSchema,
 )
-from .unit_of_work import apply_action, game_action
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Deal games and play them: every action needs the owner's token.")
@@ -35,13 +33,6 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games",
 ACTION_ERRORS = [400, 401, 403, 404, 409, 412, 422]
 OWNER_ONLY = [{"bearer": []}]
 ACTION_HEADERS = ["IfMatch", "IdempotencyKey"]  # components of contract.PARAMETERS
-
-
-def get_game(game_id: str) -> Game:
-    row = db.session.get(Game, game_id) if is_id(game_id) else None
-    if row is None:
-        raise ApiProblem("GAME_NOT_FOUND", game=game_id)
-    return row
 
 
 @blp.route("")
@@ -63,47 +54,7 @@ class Games(MethodView):
         With an `Idempotency-Key`, a retry returns the first answer (the same game,
         byte for byte) instead of dealing another.
         """
-        player = optional_player()
-        return idempotency.idempotent_create(player.token_hash if player else None,
-                                             lambda stage: _create_game(args, player, stage))
-
-
-def _create_game(args: dict, player, stage):
-    token = None if player else new_token()
-    player_id, token_hash = (player.id, player.token_hash) if player else (None, hash_token(token))
-    code = _choose_code(args)  # may search for a winnable deal: before taking the write lock
-    game = EngineGame(code)
-    with write_transaction() as session:
-        row = Game(
-            id=new_id(), code=str(code), deal=code.deal, draw=code.draw, player_id=player_id,
-            token_hash=token_hash, state=game.to_state(), winnable=True if args.get("winnable") else None,
-        )
-        session.add(row)
-        session.flush()
-        if player_id:
-            stats.game_dealt(player_id, code.draw)
-        body = game_json(row, game)
-        if token:
-            body["token"] = token
-        response = json_response(body, 201, version=0, headers={"Location": f"/v1/games/{body['id']}"})
-        stage(response)
-    return response
-
-
-def _choose_code(args: dict) -> GameCode:
-    draw = args.get("draw")
-    if "code" in args:
-        if args.get("winnable"):
-            raise ApiProblem("INVALID_REQUEST", errors={"winnable": ["Not with a code: the code fixes the deal."]})
-        code = GameCode.parse(args["code"])
-        if draw is not None and draw != code.draw:
-            raise ApiProblem("INVALID_REQUEST", errors={"draw": [f"The code {code} is played with draw {code.draw}."]})
-        return code
-    if args.get("winnable"):
-        from .solving import proven_winnable_code
-
-        return proven_winnable_code(draw or 1)
-    return GameCode.random(draw or 1)
+        return usecases.deal(args)
 
 
 @blp.route("/<game_id>")
@@ -118,18 +69,18 @@ class GameResource(MethodView):
         Public: anyone may watch a game. The stock is a count; its order is never shown.
         The `ETag` is the game's version; send it as `If-None-Match` to poll cheaply.
         """
-        row = get_game(game_id)
+        row = usecases.get_game(game_id)
         if etag(row.version) in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
             return Response(status=304, headers={"ETag": etag(row.version)})
-        return json_response(game_json(row, EngineGame.from_state(row.state)), version=row.version)
+        return json_response(game_json(row, Game.from_state(row.state)), version=row.version)
 
 
 def _action_route(path: str, operation_id: str, schema, summary: str, description: str):
     """Register one action endpoint: documented, locked, validated, applied."""
 
     def register(build_action):
-        def view(args, game_id):
-            return apply_action(build_action(args))
+        def view(args, game_id, record):
+            return usecases.apply_action(record, build_action(args))
 
         view.__name__ = build_action.__name__
         view.__doc__ = f"{summary}\n\n{description}"
@@ -138,7 +89,13 @@ def _action_route(path: str, operation_id: str, schema, summary: str, descriptio
             documented = blp.problem(status, _ERROR_TEXT[status])(documented)
         documented = blp.doc(operationId=operation_id, security=OWNER_ONLY, parameters=ACTION_HEADERS)(documented)
         parsed = blp.arguments(schema, required=schema is not EmptyBodySchema)(documented)
-        blp.route(path, methods=["POST"])(game_action(parsed))
+
+        @wraps(parsed)
+        def action_view(game_id):
+            return usecases.play(game_id, lambda record: parsed(game_id=game_id, record=record))
+
+        action_view.game_action = True  # rate limited per token (see limits.py)
+        blp.route(path, methods=["POST"])(action_view)
         return build_action
 
     return register
@@ -207,17 +164,12 @@ def history(query, game_id):
     In order, undos included. The game's `code` and these actions alone replay the game
     (`notation` is the engine's one-line form of each action).
     """
-    row = get_game(game_id)
-    after = (decode_cursor(query.get("cursor"), "seq") or {"seq": 0})["seq"]
-    if type(after) is not int:  # a hand-made {"seq": "x"} would reach the query (500 on PostgreSQL)
-        raise ApiProblem("INVALID_REQUEST", errors={"cursor": ["Not a cursor this API gave out."]})
+    row = usecases.get_game(game_id)
+    after = (HISTORY_CURSOR.decode(query.get("cursor")) or {"seq": 0})["seq"]
     limit = query["limit"]
-    rows = db.session.execute(
-        select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.seq > after)
-        .order_by(ActionRow.seq).limit(limit + 1)
-    ).scalars().all()
+    rows = games.history_page(game_id, after, limit)
     items = [_history_item(action) for action in rows[:limit]]
-    next_cursor = encode_cursor({"seq": rows[limit - 1].seq}) if len(rows) > limit else None
+    next_cursor = HISTORY_CURSOR.encode({"seq": rows[limit - 1].seq}) if len(rows) > limit else None
     return json_response({"game": row.id, "code": row.code, "items": items, "next": next_cursor},
                          version=row.version)
 
@@ -236,7 +188,30 @@ def legal_moves(game_id):
 
     Moves, take-backs, draw or recycle, and undo when there is one to undo. Empty once won.
     """
-    row = get_game(game_id)
-    game = EngineGame.from_state(row.state)
+    row = usecases.get_game(game_id)
+    game = Game.from_state(row.state)
     items = [{**action.to_json(), "notation": str(action)} for action in game.legal_actions()]
     return json_response({"version": row.version, "items": items}, version=row.version)
+
+
+@blp.route("/<game_id>/hint")
+@blp.response(200, HintSchema)
+@blp.doc(operationId="getHint", security=[{"bearer": []}])
+@blp.problem(401, "AUTH_REQUIRED: no bearer token.")
+@blp.problem(403, "FORBIDDEN: the token is not the owner's.")
+@blp.problem(404, "GAME_NOT_FOUND")
+@blp.problem(409, "GAME_FINISHED: a won game needs no hint.")
+@blp.problem(429, "SOLVER_RATE_LIMITED: too many hints from this address or token (with `Retry-After`).")
+@blp.problem(503, "SOLVER_BUSY: every search slot is taken (with `Retry-After`).")
+def game_hint(game_id):
+    """Hint the next action of a winning line
+
+    Owner only. `verdict` is `winnable` (with `action`, the first step of a complete
+    winning line from the current position), `unwinnable` (the search proved no line
+    exists) or `unknown` (the search ran out of budget). With `unknown`, `action` is
+    still the best first action the search found, with `proven: false`; `proven` is
+    true when the verdict is a proof. Answers are cached by position, so asking again
+    (or after an undo, or in another game of the same deal) costs no search: `cached`.
+    Each request counts in the game's `hints`.
+    """
+    return usecases.hint(game_id)

@@ -1,6 +1,6 @@
 """Idempotency-Key: a retried request gets the first answer, byte for byte, and changes nothing.
 
-Actions (``unit_of_work``) and creates (``POST /v1/games``, ``POST /v1/players``)
+Actions (``usecases.play``) and creates (``POST /v1/games``, ``POST /v1/players``)
 share the key's rules, the request's fingerprint and the replay:
 
 * the key is 1 to 128 printable characters; the same key with another request

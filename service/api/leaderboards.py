@@ -1,55 +1,35 @@
 """Leaderboards of won games, overall and per deal, and the daily deal.
 
-Ranking: score (highest first), then moves (fewest), then time to win
-(``duration_ms``, shortest); among entries equal on those three, the earliest win
-(``finished_at``) and then the game id come first, so the order is total and a
-keyset cursor over ``(score, moves, duration_ms, finished_at, id)`` never skips
-nor repeats an entry while new wins arrive between pages.
-
-``rank`` is standard competition ranking ("1224") over ``(score, moves,
-duration_ms)``: one plus the number of entries, under the same filters, that are
-strictly better. The first page needs no count; on a later page two COUNTs over
-the partial index that serves the page (see migration 0002) ride along in the
-page's own statement.
-
-Every query repeats ``games.status = 'won'`` as a literal, not a bound
-parameter, so that SQLite and PostgreSQL's generic plans can prove the partial
-indexes apply.
+The ranking and its queries: :mod:`service.store.leaderboards`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import inspect
 from datetime import UTC, date, datetime, time
-from functools import cache, lru_cache
 
 from flask import current_app
 from marshmallow import ValidationError, fields, validate
-from sqlalchemy import Integer, and_, bindparam, func, literal_column, or_, select
 
-from ..engine import Game as EngineGame
 from ..engine import GameCode
-from ..engine.deal import DEAL_COUNT
-from ..store import Game, Player
-from ..store.feed import BOARD_FILTERS, WON, board_tag, read_connection
+from ..solver.daily import daily_deal
+from ..store.feed import board_tag, read_connection
+from ..store.leaderboards import ranked_page
 from .auth import ID_PATTERN
+from .paging import BOARD_CURSOR, cursor_field, limit_field
 from .present import (
     cache_headers,
-    decode_cursor,
-    encode_cursor,
     if_none_match,
     iso_ms,
     json_response,
     not_modified,
 )
 from .problems import ApiProblem, Blueprint
-from .schemas import StrictSchema
+from .schemas import DRAW_CHOICES, StrictSchema
 
 blp = Blueprint("leaderboards", __name__, url_prefix="/v1",
                 description="Leaderboards of won games, overall and per deal, and the daily deal.")
 
-CURSOR_KEYS = ("score", "moves", "ms", "finished", "game")
 
 
 # -- query strings ----------------------------------------------------------------
@@ -87,17 +67,17 @@ class DealBoardQuerySchema(StrictSchema):
                                   "example": "2026-11-30"})
     player = fields.String(validate=validate.Regexp(ID_PATTERN, error="Not a player id."),
                            metadata={"description": "Only this player's wins (an unknown player is 404)."})
-    limit = fields.Integer(strict=False, load_default=50, validate=validate.Range(min=1, max=200))
-    cursor = fields.String(validate=validate.Length(max=200))
+    limit = limit_field()
+    cursor = cursor_field()
 
 
 class BoardQuerySchema(DealBoardQuerySchema):
-    draw = fields.Integer(strict=False, validate=validate.OneOf([1, 3]),
+    draw = fields.Integer(strict=False, validate=validate.OneOf(DRAW_CHOICES),
                           metadata={"description": "Only this draw mode; both when absent."})
 
 
 class DailyQuerySchema(StrictSchema):
-    draw = fields.Integer(strict=False, load_default=1, validate=validate.OneOf([1, 3]))
+    draw = fields.Integer(strict=False, load_default=1, validate=validate.OneOf(DRAW_CHOICES))
     date = fields.Date(metadata={"description": "A past day's deal (UTC date); today by default. "
                                                 "Not a future date."})
 
@@ -110,7 +90,7 @@ class LeaderboardEntrySchema(StrictSchema):
                                                    "time share a rank."})
     game = fields.String(required=True, metadata={"description": "The game id."})
     code = fields.String(required=True, metadata={"example": "TF1-D1N-AAAAAAB"})
-    draw = fields.Integer(required=True, metadata={"enum": [1, 3]})
+    draw = fields.Integer(required=True, metadata={"enum": DRAW_CHOICES})
     player = fields.String(required=True, allow_none=True,
                            metadata={"description": "The player id; null when anonymous."})
     player_name = fields.String(required=True, allow_none=True)
@@ -128,167 +108,32 @@ class LeaderboardPageSchema(StrictSchema):
 
 class DailySchema(StrictSchema):
     date = fields.Date(required=True)
-    draw = fields.Integer(required=True, metadata={"enum": [1, 3]})
+    draw = fields.Integer(required=True, metadata={"enum": DRAW_CHOICES})
     code = fields.String(required=True, metadata={"description": "Play it with `POST /v1/games {\"code\": ...}`."})
     winnable = fields.Boolean(required=True, allow_none=True, metadata={"description": "true: the solver proved it "
                                                                         "winnable; null: not proven."})
     leaderboard = fields.String(required=True, metadata={"description": "The deal's leaderboard."})
 
 
-# -- the queries --------------------------------------------------------------------
-
-_GAMES = Game.__table__
-_PLAYERS = Player.__table__
-_G = _GAMES.c
-ORDER = (_G.score.desc(), _G.moves, _G.duration_ms, _G.finished_at, _G.id)
-ENTRY_COLUMNS = (_G.id, _G.code, _G.draw, _G.player_id, _PLAYERS.c.name, _G.score, _G.moves,
-                 _G.duration_ms, _G.finished_at)
-#: The filters a board may have, each compared with the bound parameter of its name.
-FILTERS = BOARD_FILTERS
-# The cursor's position binds as :score, :moves, :ms, :finished and :game.
-_SCORE, _MOVES, _MS, _FINISHED, _GAME = (bindparam(key) for key in CURSOR_KEYS)
-
-
-def _better():
-    """Entries strictly better on (score, moves, time) than the cursor: the ones that outrank it."""
-    return and_(_G.score >= _SCORE, or_(
-        _G.score > _SCORE,
-        and_(_G.score == _SCORE, or_(_G.moves < _MOVES, and_(_G.moves == _MOVES, _G.duration_ms < _MS))),
-    ))
-
-
-def _at_or_before():
-    """Entries at the cursor's position or ahead of it in the full order."""
-    return and_(_G.score >= _SCORE, or_(
-        _better(),
-        and_(_G.score == _SCORE, _G.moves == _MOVES, _G.duration_ms == _MS,
-             or_(_G.finished_at < _FINISHED, and_(_G.finished_at == _FINISHED, _G.id <= _GAME))),
-    ))
-
-
-def _after():
-    """Entries behind the cursor's position in the full order: the keyset of the next page."""
-    return and_(_G.score <= _SCORE, or_(
-        _G.score < _SCORE,
-        and_(_G.score == _SCORE, or_(
-            _G.moves > _MOVES,
-            and_(_G.moves == _MOVES, or_(
-                _G.duration_ms > _MS,
-                and_(_G.duration_ms == _MS, or_(
-                    _G.finished_at > _FINISHED,
-                    and_(_G.finished_at == _FINISHED, _G.id > _GAME),
-                )),
-            )),
-        )),
-    ))
-
-
-@cache
-def page_statement(filters: tuple[str, ...], after: bool):
-    """One page of entries for the filters named (in :data:`FILTERS` order), after a cursor or not.
-
-    Built once per shape (at most 2^5 x 2) and reused: the values are bound at
-    execution (:func:`page_query`), so SQLAlchemy's compiled cache hits every time
-    and no expression tree is built per request. Fetches ``:rows`` = limit + 1 rows,
-    to know whether another page follows.
-
-    After a cursor, each row also carries ``ahead`` (entries at or before the cursor)
-    and ``better`` (entries strictly better than the cursor's score, moves and
-    time): uncorrelated subqueries, evaluated once, in the same statement and so
-    the same snapshot as the page. They rank the page's first entry.
-    """
-    terms = [WON, *(FILTERS[name]() for name in filters)]
-    query = (select(*ENTRY_COLUMNS).select_from(_GAMES.outerjoin(_PLAYERS, _PLAYERS.c.id == _G.player_id))
-             .where(*terms).order_by(*ORDER).limit(bindparam("rows", type_=Integer)))
-    if after:
-        counted = select(func.count()).select_from(_GAMES)
-        query = query.add_columns(
-            counted.where(*terms, _at_or_before()).scalar_subquery().label("ahead"),
-            counted.where(*terms, _better()).scalar_subquery().label("better"),
-        ).where(_after())
-    return query
-
-
-def page_query(filters: dict, after: dict | None, limit: int):
-    """The statement and parameters of one page: ``filters`` maps names of FILTERS to values (None: absent)."""
-    params = {name: value for name, value in filters.items() if value is not None}
-    shape = tuple(name for name in FILTERS if name in params)
-    if after is not None:
-        params.update(after)
-    params["rows"] = limit + 1
-    return page_statement(shape, after is not None), params
-
-
-def _encode(score: int, moves: int, ms: int, finished: datetime, game: str) -> str:
-    return encode_cursor({"score": score, "moves": moves, "ms": ms, "finished": iso_micro(finished),
-                          "game": game})
-
-
-def _decode(cursor: str | None) -> dict | None:
-    position = decode_cursor(cursor, *CURSOR_KEYS, wide=("ms",))
-    if position is None:
-        return None
-    try:
-        if not all(isinstance(position[k], int) and not isinstance(position[k], bool)
-                   for k in ("score", "moves", "ms")) or not isinstance(position["game"], str):
-            raise ValueError
-        position["finished"] = datetime.fromisoformat(position["finished"])
-        if position["finished"].tzinfo is None:
-            raise ValueError
-        position["finished"] = position["finished"].astimezone(UTC)
-    except (TypeError, ValueError, OverflowError):
-        raise ApiProblem("INVALID_REQUEST", errors={"cursor": ["Not a cursor this API gave out."]}) from None
-    return position
-
-
-def iso_micro(moment: datetime) -> str:
-    """A cursor's moment: UTC ISO 8601 to the microsecond (SQLite's are naive UTC)."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat()
-
-
-_PLAYER_EXISTS = select(literal_column("1")).select_from(_PLAYERS).where(_PLAYERS.c.id == bindparam("player"))
-
-
 def leaderboard_page(connection, filters: dict, cursor: str | None, limit: int) -> dict | None:
     """The answer of a leaderboard endpoint: ``{"items": [...], "next": cursor|null}``.
 
-    None when the ``player`` filter names no player (checked only when the page is
-    empty: entries prove the player exists).
+    None when the ``player`` filter names no player.
     """
-    after = _decode(cursor)
-    statement, params = page_query(filters, after, limit)
-    rows = connection.execute(statement, params).all()
-    if not rows and filters.get("player") is not None and connection.execute(
-            _PLAYER_EXISTS, {"player": filters["player"]}).first() is None:
+    page = ranked_page(connection, filters, BOARD_CURSOR.decode(cursor), limit)
+    if page is None:
         return None
-    more = len(rows) > limit
-    rows = rows[:limit]
-    items = []
-    ahead = 0  # entries before the page
-    previous = None
-    rank = 0
-    if rows and after is not None:
-        ahead = rows[0][-2]
-        previous = (after["score"], after["moves"], after["ms"])
-        rank = rows[0][-1] + 1  # "better" + 1: if the first entry ties with the cursor's
-    index = ahead
-    for game, code, draw, player, name, score, moves, ms, finished, *_ in rows:
-        index += 1
-        key = (score, moves, ms)
-        if key != previous:
-            rank = index
-            previous = key
-        items.append({
-            "rank": rank, "game": game, "code": code, "draw": draw, "player": player,
-            "player_name": name, "score": score, "moves": moves, "seconds": ms / 1000,
-            "finished_at": iso_ms(finished),
-        })
+    ranked, more = page
+    items = [{
+        "rank": rank, "game": game, "code": code, "draw": draw, "player": player,
+        "player_name": name, "score": score, "moves": moves, "seconds": ms / 1000,
+        "finished_at": iso_ms(finished),
+    } for rank, (game, code, draw, player, name, score, moves, ms, finished, *_) in ranked]
     next_cursor = None
     if more:
-        game, _, _, _, _, score, moves, ms, finished, *_ = rows[-1]
-        next_cursor = _encode(score, moves, ms, finished, game)
+        game, _, _, _, _, score, moves, ms, finished, *_ = ranked[-1][1]
+        next_cursor = BOARD_CURSOR.encode({"score": score, "moves": moves, "ms": ms, "finished": finished,
+                                           "game": game})
     return {"items": items, "next": next_cursor}
 
 
@@ -303,7 +148,7 @@ def _board(query: dict, **fixed):
     player = query.get("player")
     filters = {**fixed, "player": player, "since": query.get("since"), "until": query.get("until")}
     cursor = query.get("cursor")
-    _decode(cursor)  # a malformed cursor is 400 even when the board has not changed
+    BOARD_CURSOR.decode(cursor)  # a malformed cursor is 400 even when the board has not changed
     with read_connection() as connection:
         tag, empty = board_tag(connection, filters, current_app.config["FEED_SETTLE_MS"])
         if if_none_match(tag) and not (empty and player is not None):
@@ -372,35 +217,6 @@ def deal_leaderboard(query, code):
 
 
 # -- the daily deal -------------------------------------------------------------------
-
-#: The solver's budget per candidate, in positions: a node count, not wall time, so
-#: every worker on every machine reaches the same verdicts and picks the same deal.
-DAILY_MAX_NODES = 2000
-DAILY_CANDIDATES = 64
-
-
-def daily_candidate(day: date, draw: int, counter: int) -> GameCode:
-    """The ``counter``-th candidate deal of a day: SHA-256 of ``daily:YYYY-MM-DD:dN:counter``."""
-    digest = hashlib.sha256(f"daily:{day.isoformat()}:d{draw}:{counter}".encode()).digest()
-    return GameCode(draw=draw, deal=int.from_bytes(digest[:8], "big") % DEAL_COUNT)
-
-
-@lru_cache(maxsize=256)
-def daily_deal(day: date, draw: int) -> tuple[GameCode, bool | None]:
-    """The day's deal: the first candidate the solver proves winnable within its node budget.
-
-    Computed once per (day, draw) and process. If no candidate is proven (never seen
-    in practice), the first candidate, with ``winnable`` unknown (None).
-    """
-    from ..solver import solve
-
-    for counter in range(DAILY_CANDIDATES):
-        code = daily_candidate(day, draw, counter)
-        # The wall-clock budget is far beyond what DAILY_MAX_NODES takes: only nodes decide.
-        if solve(EngineGame.from_code(code), budget_ms=3_600_000, max_nodes=DAILY_MAX_NODES).verdict == "winnable":
-            return code, True
-    return daily_candidate(day, draw, 0), None
-
 
 @blp.route("/daily")
 @blp.arguments(DailyQuerySchema(), location="query")

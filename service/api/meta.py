@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from sqlalchemy import text
-
 from .. import i18n
 from ..codes import PARAMS, STATUS
-from ..extensions import db
+from ..store import ping
 from .present import json_response
 from .problems import ApiProblem, Blueprint, problem_response
 from .schemas import HealthSchema, ReadinessSchema, RuleCatalogSchema, RuleSchema, RulesQuerySchema
@@ -75,10 +73,6 @@ def readyz():
 
     For readiness probes: 200 when a `SELECT 1` succeeds, else 503 `SERVICE_UNAVAILABLE`.
     """
-    try:
-        db.session.execute(text("SELECT 1"))
-        db.session.rollback()
-    except Exception:
-        db.session.rollback()
+    if not ping():
         return problem_response("SERVICE_UNAVAILABLE", headers={"Retry-After": "1"})
     return json_response({"status": "ok", "database": "ok"})

@@ -2,26 +2,23 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
-from sqlalchemy import and_, or_, select
 
-from ..extensions import db
-from ..store import Game, Player, stats, write_transaction
+from ..store import PlayerRow, games, players, stats, write_transaction
 from . import idempotency
 from .auth import hash_token, is_id, new_id, new_token
 from .contract import headers
-from .present import decode_cursor, encode_cursor, iso, json_response, seconds
+from .paging import PLAYER_GAMES_CURSOR, cursor_field, limit_field
+from .present import iso, json_response, seconds
 from .problems import ApiProblem, Blueprint
-from .schemas import NewPlayerSchema, PlayerAnswerSchema, StrictSchema
+from .schemas import DRAW_CHOICES, NewPlayerSchema, PlayerAnswerSchema, StrictSchema
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players and their tokens.")
 
 
-def get_player(player_id: str) -> Player:
-    player = db.session.get(Player, player_id) if is_id(player_id) else None
+def get_player(player_id: str) -> PlayerRow:
+    player = players.read_player(player_id) if is_id(player_id) else None
     if player is None:
         raise ApiProblem("PLAYER_NOT_FOUND", player=player_id)
     return player
@@ -46,11 +43,8 @@ class Players(MethodView):
 
 def _create_player(name: str, stage):
     token = new_token()
-    with write_transaction() as session:
-        player = Player(id=new_id(), name=name, token_hash=hash_token(token))
-        session.add(player)
-        session.flush()
-        stats.create(player.id)
+    with write_transaction():
+        player = players.insert_player(new_id(), name, hash_token(token))
         body = {"id": player.id, "name": player.name, "token": token, "created_at": iso(player.created_at)}
         response = json_response(body, 201, headers={"Location": f"/v1/players/{body['id']}"})
         stage(response)
@@ -88,14 +82,14 @@ class PlayerSchema(Schema):
 
 class PlayerGamesQuerySchema(StrictSchema):
     status = fields.String(validate=validate.OneOf(["playing", "won"]))
-    limit = fields.Integer(strict=False, load_default=50, validate=validate.Range(min=1, max=200))
-    cursor = fields.String(validate=validate.Length(max=200))
+    limit = limit_field()
+    cursor = cursor_field()
 
 
 class GameSummarySchema(Schema):
     id = fields.String(required=True)
     code = fields.String(required=True)
-    draw = fields.Integer(required=True, metadata={"enum": [1, 3]})
+    draw = fields.Integer(required=True, metadata={"enum": DRAW_CHOICES})
     status = fields.String(required=True, metadata={"enum": ["playing", "won"]})
     score = fields.Integer(required=True)
     moves = fields.Integer(required=True)
@@ -164,30 +158,14 @@ def player_games(query, player_id):
     """
     get_player(player_id)
     limit = query["limit"]
-    statement = (select(Game.id, Game.code, Game.draw, Game.status, Game.score, Game.moves, Game.created_at,
-                        Game.finished_at, Game.duration_ms)
-                 .where(Game.player_id == player_id)
-                 .order_by(Game.created_at.desc(), Game.id.desc()).limit(limit + 1))
-    if "status" in query:
-        statement = statement.where(Game.status == query["status"])
-    position = decode_cursor(query.get("cursor"), "created", "game")
-    if position is not None:
-        try:
-            created = datetime.fromisoformat(position["created"])
-            if created.tzinfo is None or not isinstance(position["game"], str):
-                raise ValueError
-            created = created.astimezone(UTC)
-        except (TypeError, ValueError, OverflowError):
-            raise ApiProblem("INVALID_REQUEST", errors={"cursor": ["Not a cursor this API gave out."]}) from None
-        statement = statement.where(or_(Game.created_at < created,
-                                        and_(Game.created_at == created, Game.id < position["game"])))
-    rows = db.session.execute(statement).all()
+    position = PLAYER_GAMES_CURSOR.decode(query.get("cursor"))
+    after = None if position is None else (position["created"], position["game"])
+    rows = games.player_games_page(player_id, query.get("status"), after, limit)
     items = [{"id": r.id, "code": r.code, "draw": r.draw, "status": r.status, "score": r.score,
               "moves": r.moves, "created_at": iso(r.created_at), "finished_at": iso(r.finished_at),
               "seconds": seconds(r.duration_ms)} for r in rows[:limit]]
     next_cursor = None
     if len(rows) > limit:
         last = rows[limit - 1]
-        created = last.created_at if last.created_at.tzinfo else last.created_at.replace(tzinfo=UTC)
-        next_cursor = encode_cursor({"created": created.astimezone(UTC).isoformat(), "game": last.id})
+        next_cursor = PLAYER_GAMES_CURSOR.encode({"created": last.created_at, "game": last.id})
     return json_response({"items": items, "next": next_cursor})

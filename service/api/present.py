@@ -2,27 +2,21 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
-from datetime import UTC, datetime
+from datetime import datetime
 
 from flask import Response, current_app, request
 from flask import json as flask_json
 
-from ..engine import Game as EngineGame
-from ..store import Game
-from . import jsonin
-from .problems import ApiProblem
+from ..engine import Game
+from ..store import GameRecord
+from .paging import utc
 
 
 def iso(moment: datetime | None) -> str | None:
-    """UTC ISO 8601 with a ``Z``; SQLite hands back naive datetimes that are UTC."""
+    """UTC ISO 8601 to the millisecond, with a ``Z``."""
     if moment is None:
         return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return utc(moment).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def iso_ms(moment: datetime) -> str:
@@ -41,7 +35,7 @@ def seconds(duration_ms: int | None) -> float | None:
     return None if duration_ms is None else duration_ms / 1000
 
 
-def game_json(row: Game, game: EngineGame) -> dict:
+def game_json(row: GameRecord, game: Game) -> dict:
     """The public view of a game: API.md's shape plus id, hints and timestamps."""
     return {
         "id": row.id,
@@ -86,36 +80,3 @@ def cache_headers(tag: str) -> dict:
 def not_modified(tag: str) -> Response:
     """304: the client's copy is current (RFC 9110 wants the tag and caching headers repeated)."""
     return Response(status=304, headers=cache_headers(tag))
-
-
-def encode_cursor(position: dict) -> str:
-    raw = json.dumps(position, separators=(",", ":")).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-#: Cursor integers fit the INTEGER columns they are compared with, unless named ``wide`` (BIGINT).
-INT32 = 2**31
-
-
-def decode_cursor(cursor: str | None, *keys: str, wide: tuple[str, ...] = ()) -> dict | None:
-    """The position a cursor stands for; a cursor not made by :func:`encode_cursor` is 400.
-
-    Its integers must fit their columns (a larger one is an error on PostgreSQL) and its
-    strings must be printable: a hand-made cursor never reaches the database.
-    """
-    if cursor is None:
-        return None
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        position = jsonin.loads(raw, max_depth=1)
-        if not isinstance(position, dict) or set(position) != set(keys):
-            raise ValueError
-        for key, value in position.items():
-            bound = jsonin.INT64 if key in wide else INT32
-            if isinstance(value, int) and not -bound <= value < bound:
-                raise ValueError
-            if isinstance(value, str) and not value.isprintable():
-                raise ValueError
-        return position
-    except (ValueError, binascii.Error):
-        raise ApiProblem("INVALID_REQUEST", errors={"cursor": ["Not a cursor this API gave out."]}) from None

@@ -8,13 +8,16 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, pre_load, vali
 
 from .. import i18n
 from ..engine import COLUMNS, FOUNDATIONS, Card, NotationError, Pile
+from ..engine.deal import DRAW_MODES
+from .paging import cursor_field, limit_field
 
 COLUMN_NAMES = [pile.value for pile in COLUMNS]
 FOUNDATION_NAMES = [pile.value for pile in FOUNDATIONS]
 PLAY_SOURCES = [*COLUMN_NAMES, "waste"]
 TARGETS = [pile.value for pile in Pile]
 CARD_PATTERN = r"^(10|[2-9AaTtJjQqKk])[SsHhDdCc]$"
-GAME_CODE_PATTERN = r"^[Tt][Ff]1-[Dd][13][A-Za-z]-[A-Za-z]{7}$"
+#: The draw modes, as the schemas list them.
+DRAW_CHOICES = list(DRAW_MODES)
 
 
 class StrictBoolean(fields.Boolean):
@@ -95,7 +98,7 @@ class NewPlayerSchema(StrictSchema):
 
 
 class NewGameSchema(StrictSchema):
-    draw = fields.Integer(strict=True, validate=validate.OneOf([1, 3]),
+    draw = fields.Integer(strict=True, validate=validate.OneOf(DRAW_CHOICES),
                           metadata={"description": "1 (Easy, default) or 3 (Hard); taken from `code` when given."})
     code = fields.String(validate=validate.Length(max=64),
                          metadata={"example": "TF1-D1N-AAAAAAB", "description": "Deal exactly this game."})
@@ -120,8 +123,8 @@ class TapSchema(StrictSchema):
 
 
 class PageQuerySchema(StrictSchema):
-    limit = fields.Integer(strict=False, load_default=50, validate=validate.Range(min=1, max=200))
-    cursor = fields.String(validate=validate.Length(max=200))
+    limit = limit_field()
+    cursor = cursor_field()
 
 
 def _language(value: str) -> None:
@@ -179,7 +182,7 @@ class FoundationsSchema(StrictSchema):
 class GameSchema(AnswerSchema):
     id = fields.String(required=True)
     code = fields.String(required=True, metadata={"example": "TF1-D1N-AAAAAAB"})
-    draw = fields.Integer(required=True, metadata={"enum": [1, 3]})
+    draw = fields.Integer(required=True, metadata={"enum": DRAW_CHOICES})
     status = fields.String(required=True, metadata={"enum": ["playing", "won"]})
     score = _count()
     moves = _count()

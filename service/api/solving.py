@@ -26,40 +26,24 @@ import threading
 import time
 
 from flask import Flask, current_app, request
-from sqlalchemy import update
 
-from ..engine import Game as EngineGame
 from ..engine import GameCode
-from ..extensions import db
-from ..solver import hint, winnable_deal
-from ..solver.cache import cache_for, position_key
-from ..store import Game, pool, write_transaction
-from .auth import require_owner
-from .games import blp, get_game
-from .present import json_response
+from ..solver import winnable_deal
+from ..solver.cache import cache_for
+from ..solver.hints import SolverBusy, SolverGate, cached_hint
+from ..store import pool
 from .problems import ApiProblem
-from .schemas import HintSchema
 
 log = logging.getLogger(__name__)
 
 
-def _busy() -> ApiProblem:
-    return ApiProblem("SOLVER_BUSY", retry_after=1, headers={"Retry-After": "1"})
-
-
-class SolverGate:
-    """At most ``slots`` searches at once in this process; the rest wait up to ``wait_s``, then 503."""
-
-    def __init__(self, slots: int, wait_s: float) -> None:
-        self._slots = threading.BoundedSemaphore(max(1, slots))
-        self._wait_s = wait_s
-
-    def __enter__(self) -> None:
-        if not self._slots.acquire(timeout=self._wait_s):
-            raise _busy()
-
-    def __exit__(self, *exc) -> None:
-        self._slots.release()
+@contextlib.contextmanager
+def _slot_or_503():
+    """A search that found every slot taken answers 503 ``SOLVER_BUSY``."""
+    try:
+        yield
+    except SolverBusy:
+        raise ApiProblem("SOLVER_BUSY", retry_after=1, headers={"Retry-After": "1"}) from None
 
 
 def _solver(app: Flask) -> dict:
@@ -87,7 +71,7 @@ def proven_winnable_code(draw: int) -> GameCode:
         refill_in_background(app, draw)
     if code is not None:
         return code
-    with _solver(app)["gate"]:
+    with _slot_or_503(), _solver(app)["gate"]:
         found = winnable_deal(draw, deadline_s=app.config["WINNABLE_DEAL_DEADLINE_MS"] / 1000,
                               clock=time.thread_time)
     if found is None:
@@ -117,7 +101,6 @@ def _refill(app: Flask, draw: int, running: threading.Lock) -> None:
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
         with app.app_context():
             added = pool.fill(draw, app.config["WINNABLE_POOL_TARGET"], deadline_s=120.0)
-            db.session.remove()
         log.info("winnable pool: %d draw-%d deals added", added, draw)
     except Exception:
         log.exception("winnable pool refill failed")
@@ -133,83 +116,13 @@ def _is_winnable_request() -> bool:
 # -- hints ------------------------------------------------------------------------------
 
 
-def _solve_hint(state: dict) -> dict:
-    """The hint for a position: cached by position, else searched within the budget and cached."""
-    app = current_app._get_current_object()
-    config = app.config
-    budget, nodes = config["SOLVER_HINT_BUDGET_MS"], config["SOLVER_HINT_MAX_NODES"]
-    solver = _solver(app)
-    tag = f"{budget}:{nodes}"
-    key = position_key(state, tag)
-    answer = solver["cache"].get(key)
-    if answer is not None:
-        return {**answer, "cached": True}
-    with solver["gate"]:
-        answer = solver["cache"].get(key)  # computed while this request waited for the gate?
-        if answer is not None:
-            return {**answer, "cached": True}
-        solution = hint(EngineGame.from_state(state), budget_ms=budget, max_nodes=nodes, clock=time.thread_time)
-    first = solution.line[0] if solution.line else solution.guess  # a guess only with "unknown"
-    answer = _answer(solution.verdict, first, len(solution.line), solution.nodes, solution.ms)
-    answers = {key: answer}
-    if solution.verdict == "winnable":
-        # Every position along the line is proven too: a player who follows the hints finds
-        # each next one cached instead of searching again.
-        game = EngineGame.from_state(state)
-        for index, action in enumerate(solution.line[:-1]):
-            game.apply(action)
-            following = solution.line[index + 1]
-            answers[position_key(game.to_state(), tag)] = _answer(
-                "winnable", following, len(solution.line) - index - 1, solution.nodes, solution.ms)
-    solver["cache"].put_many(answers)
-    return {**answer, "cached": False}
-
-
-def _answer(verdict: str, action, line_length: int, nodes: int, ms: float) -> dict:
-    return {
-        "verdict": verdict,
-        "proven": verdict != "unknown",
-        "action": action.to_json() if action else None,
-        "notation": str(action) if action else None,
-        "line_length": line_length,
-        "nodes": nodes,
-        "ms": round(ms, 1),
-    }
-
-
-@blp.route("/<game_id>/hint")
-@blp.response(200, HintSchema)
-@blp.doc(operationId="getHint", security=[{"bearer": []}])
-@blp.problem(401, "AUTH_REQUIRED: no bearer token.")
-@blp.problem(403, "FORBIDDEN: the token is not the owner's.")
-@blp.problem(404, "GAME_NOT_FOUND")
-@blp.problem(409, "GAME_FINISHED: a won game needs no hint.")
-@blp.problem(429, "SOLVER_RATE_LIMITED: too many hints from this address or token (with `Retry-After`).")
-@blp.problem(503, "SOLVER_BUSY: every search slot is taken (with `Retry-After`).")
-def game_hint(game_id):
-    """Hint the next action of a winning line
-
-    Owner only. `verdict` is `winnable` (with `action`, the first step of a complete
-    winning line from the current position), `unwinnable` (the search proved no line
-    exists) or `unknown` (the search ran out of budget). With `unknown`, `action` is
-    still the best first action the search found, with `proven: false`; `proven` is
-    true when the verdict is a proof. Answers are cached by position, so asking again
-    (or after an undo, or in another game of the same deal) costs no search: `cached`.
-    Each request counts in the game's `hints`.
-    """
-    row = get_game(game_id)
-    require_owner(row.token_hash)
-    if row.status == "won":
-        raise ApiProblem("GAME_FINISHED")
-    version, state = row.version, row.state
-    db.session.rollback()  # no transaction stays open during the search
-    answer = _solve_hint(state)
-    with write_transaction() as session:
-        hints = session.execute(
-            update(Game).where(Game.id == game_id).values(hints=Game.hints + 1).returning(Game.hints)
-        ).scalar_one()
-    return json_response({"game": game_id, "version": version, **answer, "hints": hints})
-
+def solve_hint(state: dict) -> dict:
+    """The hint for a stored game state, within this app's budget (:func:`service.solver.hints.cached_hint`)."""
+    config = current_app.config
+    solver = _solver(current_app._get_current_object())
+    with _slot_or_503():
+        return cached_hint(state, cache=solver["cache"], gate=solver["gate"],
+                           budget_ms=config["SOLVER_HINT_BUDGET_MS"], max_nodes=config["SOLVER_HINT_MAX_NODES"])
 
 
 def mark_solver_requests(app: Flask) -> None:

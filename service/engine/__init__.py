@@ -4,7 +4,7 @@ from .cards import CARDS, COLUMNS, FOUNDATIONS, Card, NotationError, Pile
 from .deal import DEAL_COUNT, GameCode, deal_cards, random_deal, shuffled_deck
 from .game import UNDO_LIMIT, Game, Outcome, replay
 from .notation import Action, format_action, parse_action
-from .rules import ACTION_CODES, PRECEDENCE, RULE_PARAMS, Rejection
+from .rejections import ACTION_CODES, PRECEDENCE, RULE_PARAMS, Rejection
 
 __all__ = [
     "ACTION_CODES", "CARDS", "COLUMNS", "DEAL_COUNT", "FOUNDATIONS", "PRECEDENCE", "RULE_PARAMS",

@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass
 
 from .cards import CARDS, Card
-from .rules import Rejection
+from .rejections import Rejection
 
 MASK64 = (1 << 64) - 1
 DEAL_COUNT = 26**7

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from .cards import CARDS, COLUMNS, FOUNDATIONS, RANKS, STEP, SUITS, Card, Pile, format_cards
 from .deal import GameCode, deal_cards
 from .notation import DRAW, MOVE, RECYCLE, TAKE_BACK, TAP, UNDO, Action
-from .rules import Rejection
+from .rejections import Rejection
 
 UNDO_LIMIT = 100
 STATE_VERSION = 1

@@ -1,8 +1,10 @@
-"""Persistence: SQLAlchemy models and the transactions the API runs in."""
+"""Persistence: the tables, and every query and transaction the service runs."""
 
-from . import pool, stats
-from .db import configure_engine, lock_game_row, store_action, write_transaction
-from .models import Action, CreatedAnswer, Game, IdempotentAnswer, Player, PlayerStats, WinnableDeal
+from . import answers, games, players, pool, stats
+from .db import configure_engine, end_read, ping, write_transaction
+from .games import GameRecord, stored_columns
+from .models import ActionRow, CreatedAnswer, GameRow, IdempotentAnswer, PlayerRow, PlayerStats, WinnableDeal
 
-__all__ = ["Action", "CreatedAnswer", "Game", "IdempotentAnswer", "Player", "PlayerStats", "WinnableDeal",
-           "configure_engine", "lock_game_row", "pool", "stats", "store_action", "write_transaction"]
+__all__ = ["ActionRow", "CreatedAnswer", "GameRecord", "GameRow", "IdempotentAnswer", "PlayerRow", "PlayerStats",
+           "WinnableDeal", "answers", "configure_engine", "end_read", "games", "ping", "players", "pool", "stats",
+           "stored_columns", "write_transaction"]

@@ -14,12 +14,11 @@ import time
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from sqlalchemy import bindparam, event, insert, select, update
-from sqlalchemy.engine import Engine, Row
+from sqlalchemy import event, text
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 
 from ..extensions import db
-from .models import Action, Game
 
 _immediate: ContextVar[bool] = ContextVar("immediate", default=False)
 _sqlite_writer = threading.Lock()
@@ -106,27 +105,20 @@ def write_transaction():
         _immediate.reset(token)
 
 
-# The hot path of every action in SQLAlchemy Core: the ORM's unit of work (identity
-# map, change tracking, flush) cost more than the three statements themselves.
-_GAMES = Game.__table__
-_SELECT_GAME = select(_GAMES).where(_GAMES.c.id == bindparam("game"))
-_SELECT_GAME_FOR_UPDATE = _SELECT_GAME.with_for_update()
-# No .values(): the SET clause is the columns present in the parameters.
-_UPDATE_GAME = update(_GAMES).where(_GAMES.c.id == bindparam("game"))
-_INSERT_ACTION = insert(Action.__table__)
+def end_read() -> None:
+    """End the session's read transaction: no snapshot stays open during a long computation."""
+    db.session.rollback()
 
 
-def lock_game_row(game_id: str) -> Row | None:
-    """Load a game's row inside :func:`write_transaction`, locked until commit."""
-    query = _SELECT_GAME if is_sqlite() else _SELECT_GAME_FOR_UPDATE
-    return db.session.connection().execute(query, {"game": game_id}).first()
-
-
-def store_action(game_id: str, changes: dict, action: dict) -> None:
-    """Inside :func:`write_transaction`: update the game's columns and append one history row."""
-    connection = db.session.connection()
-    connection.execute(_UPDATE_GAME, {"game": game_id, **changes})
-    connection.execute(_INSERT_ACTION, {"game_id": game_id, **action})
+def ping() -> bool:
+    """Whether the database answers a ``SELECT 1`` now."""
+    try:
+        db.session.execute(text("SELECT 1"))
+        return True
+    except Exception:
+        return False
+    finally:
+        db.session.rollback()
 
 
 def database_unavailable(error: BaseException) -> bool:

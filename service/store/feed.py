@@ -26,16 +26,15 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from functools import cache
 
-from sqlalchemy import Interval, bindparam, func, literal_column, select, tuple_
+from sqlalchemy import Interval, bindparam, func, select, tuple_
 from sqlalchemy.engine import Connection, Engine
 
 from ..extensions import db
-from .models import Action, Game, Player
+from .models import WON, ActionRow, GameRow, PlayerRow
 
-_GAMES = Game.__table__
-_PLAYERS = Player.__table__
+_GAMES = GameRow.__table__
+_PLAYERS = PlayerRow.__table__
 _G = _GAMES.c
-WON = _G.status == literal_column("'won'")
 
 #: A board's filters, each compared with the bound parameter of its name.
 BOARD_FILTERS = {
@@ -151,18 +150,15 @@ def board_tag(connection: Connection, filters: dict, settle_ms: int) -> tuple[st
     if postgresql:
         params["lag"] = timedelta(milliseconds=settle_ms)
     row = connection.execute(tag_statement(_shape(params), postgresql), params).first()
-    if row is None:
-        key = "empty"
-    else:
-        moment = row[0] if row[0].tzinfo else row[0].replace(tzinfo=UTC)
-        key = "|".join([moment.astimezone(UTC).isoformat(), *(str(value) for value in row[1:])])
+    latest = None if row is None else [row[0].astimezone(UTC).isoformat(), *(str(value) for value in row[1:])]
+    key = "empty" if latest is None else "|".join(latest)
     digest = hashlib.blake2b(f"{REPRESENTATION}|{key}".encode(), digest_size=10).hexdigest()
     return f'"{digest}"', row is None
 
 
 # -- the line of a won game -------------------------------------------------------------
 
-_NOTATIONS = select(Action.notation).where(Action.game_id == bindparam("game")).order_by(Action.seq)
+_NOTATIONS = select(ActionRow.notation).where(ActionRow.game_id == bindparam("game")).order_by(ActionRow.seq)
 
 
 def finished_line(game_id: str, last: str) -> str:

@@ -15,7 +15,8 @@ from sqlalchemy import (
     SmallInteger,
     String,
     Text,
-    text,
+    TypeDecorator,
+    literal_column,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
@@ -29,17 +30,31 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Player(db.Model):
+class UtcDateTime(TypeDecorator):
+    """A moment with its time zone, read back aware on every database.
+
+    PostgreSQL's ``timestamptz`` comes back aware; SQLite keeps text without a zone,
+    and every moment the service writes is UTC: read back, it gets UTC again.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_result_value(self, value: datetime | None, dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
+
+
+class PlayerRow(db.Model):
     __tablename__ = "players"
 
     id: Mapped[str] = mapped_column(String(24), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 
-#: The condition of the partial leaderboard indexes; queries must repeat it literally.
-WON = text("status = 'won'")
 #: Partial indexes on won games, each the ranking order after an equality prefix.
 LEADERBOARD_INDEXES = {
     "ix_games_won_rank": (),
@@ -57,7 +72,7 @@ FINISHED_INDEXES = {
 }
 
 
-class Game(db.Model):
+class GameRow(db.Model):
     __tablename__ = "games"
 
     id: Mapped[str] = mapped_column(String(24), primary_key=True)
@@ -76,9 +91,9 @@ class Game(db.Model):
     hints: Mapped[int] = mapped_column(Integer, default=0)
     winnable: Mapped[bool | None] = mapped_column(default=None)
     state: Mapped[dict] = mapped_column(JsonDocument)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     # Milliseconds from creation to the win: the leaderboards' third key.
     duration_ms: Mapped[int | None] = mapped_column(BigInteger)
     # Every accepted action in notation, space-separated, frozen at the win (a won game
@@ -90,16 +105,20 @@ class Game(db.Model):
     )
 
 
+#: Won games: the condition of the partial indexes below. Every query on them repeats it,
+#: a literal and not a bound parameter, so that the planners can prove the indexes apply.
+WON = GameRow.status == literal_column("'won'")
+
 # The leaderboards: won games only, in ranking order (migration 0002).
 for _name, _prefix in LEADERBOARD_INDEXES.items():
-    Index(_name, *(getattr(Game, column) for column in _prefix), Game.score.desc(), Game.moves,
-          Game.duration_ms, Game.finished_at, Game.id, postgresql_where=WON, sqlite_where=WON)
+    Index(_name, *(getattr(GameRow, column) for column in _prefix), GameRow.score.desc(), GameRow.moves,
+          GameRow.duration_ms, GameRow.finished_at, GameRow.id, postgresql_where=WON, sqlite_where=WON)
 for _name, _prefix in FINISHED_INDEXES.items():
-    Index(_name, *(getattr(Game, column) for column in _prefix), Game.finished_at, Game.id,
+    Index(_name, *(getattr(GameRow, column) for column in _prefix), GameRow.finished_at, GameRow.id,
           postgresql_where=WON, sqlite_where=WON)
 
 
-class Action(db.Model):
+class ActionRow(db.Model):
     __tablename__ = "actions"
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
@@ -109,7 +128,7 @@ class Action(db.Model):
     detail: Mapped[dict] = mapped_column(JsonDocument)
     points: Mapped[int] = mapped_column(Integer)
     score_after: Mapped[int] = mapped_column(Integer)
-    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 
 class IdempotentAnswer(db.Model):
@@ -125,7 +144,7 @@ class IdempotentAnswer(db.Model):
     # The answer's exact bytes and headers (JSONB reorders keys); null in rows stored before 0004.
     raw: Mapped[bytes | None] = mapped_column(LargeBinary)
     headers: Mapped[dict | None] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow, index=True)
 
 
 class WinnableDeal(db.Model):
@@ -138,7 +157,7 @@ class WinnableDeal(db.Model):
     code: Mapped[str] = mapped_column(String(16), unique=True)
     # Actions in the winning line found: what the proof cost, for the curious operator.
     line_length: Mapped[int] = mapped_column(Integer)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
     __table_args__ = (Index("ix_winnable_deals_draw", "draw", "id"),)
 
@@ -159,7 +178,7 @@ class CreatedAnswer(db.Model):
     status: Mapped[int] = mapped_column(SmallInteger)
     headers: Mapped[dict] = mapped_column(JSON)
     body: Mapped[bytes] = mapped_column(LargeBinary)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow, index=True)
 
 
 class PlayerStats(db.Model):

@@ -14,8 +14,7 @@ from collections.abc import Callable
 
 from sqlalchemy import delete, func, select
 
-from ..engine import Game as EngineGame
-from ..engine import GameCode
+from ..engine import Game, GameCode
 from ..extensions import db
 from ..solver import winnable_deal
 from .db import write_transaction
@@ -43,7 +42,7 @@ def take(draw: int) -> GameCode | None:
 
 def replays_to_a_win(code: GameCode, line) -> bool:
     """True when ``line`` (engine actions) played from ``code``'s deal wins it."""
-    game = EngineGame(code)
+    game = Game(code)
     for action in line:
         game.apply(action)  # a Rejection here is a solver bug: let it be loud
     return game.won

@@ -17,9 +17,9 @@ from sqlalchemy import and_, delete, literal_column, select, tuple_
 
 from ..extensions import db
 from .db import write_transaction
-from .models import CreatedAnswer, Game, IdempotentAnswer
+from .models import CreatedAnswer, GameRow, IdempotentAnswer
 
-_G = Game.__table__.c
+_G = GameRow.__table__.c
 
 
 def _idle_anonymous(cutoff: datetime):
@@ -38,7 +38,7 @@ def purge_idle_games(cutoff: datetime, batch: int = 500) -> int:
             return deleted
         with write_transaction() as session:
             deleted += session.execute(
-                delete(Game.__table__).where(_G.id.in_(ids), _idle_anonymous(cutoff))
+                delete(GameRow.__table__).where(_G.id.in_(ids), _idle_anonymous(cutoff))
             ).rowcount
         after = ids[-1]
 

@@ -21,12 +21,12 @@ from __future__ import annotations
 from sqlalchemy import and_, func, insert, or_, select, update
 
 from ..extensions import db
-from .models import Game, PlayerStats
+from .models import GameRow, PlayerStats
 
 MODES = (0, 1, 3)
 _S = PlayerStats.__table__
 _SC = _S.c
-_G = Game.__table__.c
+_G = GameRow.__table__.c
 
 
 def streaks(statuses: list[str]) -> tuple[int, int]:
@@ -88,7 +88,7 @@ def game_won(game, score: int, moves: int, duration_ms: int) -> None:
         if stats is None:  # pragma: no cover - every player gets its rows when created (or by migration 0004)
             continue
         newer = connection.execute(
-            select(func.count()).select_from(Game.__table__).where(
+            select(func.count()).select_from(GameRow.__table__).where(
                 _G.player_id == game.player_id, *((_G.draw == mode,) if mode else ()),
                 or_(_G.created_at > game.created_at, and_(_G.created_at == game.created_at, _G.id > game.id)))
         ).scalar_one()

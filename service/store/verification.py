@@ -7,16 +7,13 @@ stock's order is secret while the game is played.
 
 from __future__ import annotations
 
-from ..engine import Action, NotationError, Rejection
-from ..engine import Game as EngineGame
+from ..engine import Action, Game, NotationError, Rejection
 from .feed import history_notations
-from .models import Game
-
-#: The game's columns the replay must reproduce.
-COLUMNS = ("score", "moves", "undos", "version", "status")
+from .games import DERIVED_COLUMNS as COLUMNS
+from .games import GameRecord
 
 
-def verify(row: Game) -> dict:
+def verify(row: GameRecord) -> dict:
     """The verification report of a stored game: ``consistent`` and each difference found.
 
     ``differences`` holds ``{"field", "stored", "replayed"}`` items (``history``: the
@@ -25,7 +22,7 @@ def verify(row: Game) -> dict:
     """
     notations = history_notations(row.id)
     differences: list[dict] = []
-    game = EngineGame.from_code(row.code)
+    game = Game.from_code(row.code)
     for seq, notation in enumerate(notations, start=1):
         try:
             game.apply(Action.parse(notation))

@@ -20,7 +20,8 @@ from functools import cache
 from html import escape
 from pathlib import Path
 
-from flask import Response, abort, request
+from flask import Response, abort, render_template, request
+from markupsafe import Markup
 
 from .. import i18n
 from ..docs_pages import render_markdown
@@ -50,6 +51,7 @@ CHROME = {
            "stock": "山札", "waste": "捨て札", "column": "{n}列目", "accepted": "可能", "refused": "不可",
            "try": "試す手", "board": "局面", "foundations": "組札"},
 }
+#: In the order of i18n.LANGUAGES: the language picker lists them so.
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "da": "Dansk", "ro": "Română", "ja": "日本語"}
 
 
@@ -81,10 +83,8 @@ def help_faq() -> Response:
 
 def _page(name: str) -> Response:
     lang = page_language()
-    body = render_page(name, lang)
-    title = CHROME[lang][name]
-    html = TEMPLATE.format(lang=lang, title=escape(title), nav=_nav(name, lang), langs=_languages(name, lang),
-                           body=body, language=escape(CHROME[lang]["language"]), icon=ICON)
+    html = render_template("help_page.html", lang=lang, page=name, pages=PAGES, words=CHROME[lang],
+                           languages=LANGUAGE_NAMES, icon=ICON, body=Markup(render_page(name, lang)))
     response = Response(html, mimetype="text/html")
     response.headers["Content-Language"] = lang
     response.vary.add("Accept-Language")
@@ -109,24 +109,6 @@ def render_page(name: str, lang: str) -> str:
             chunk.append(line)
     out.append(render_markdown("\n".join(chunk)))
     return "\n".join(part for part in out if part)
-
-
-def _nav(current: str, lang: str) -> str:
-    words = CHROME[lang]
-    items = [f'<a href="/?lang={lang}">{escape(words["play"])}</a>']
-    for name in PAGES:
-        mark = ' aria-current="page"' if name == current else ""
-        items.append(f'<a href="/help/{name}?lang={lang}"{mark}>{escape(words[name])}</a>')
-    return "".join(items)
-
-
-def _languages(current: str, lang: str) -> str:
-    items = []
-    for code in i18n.LANGUAGES:
-        mark = ' aria-current="true"' if code == lang else ""
-        items.append(f'<a href="/help/{current}?lang={code}" hreflang="{code}" lang="{code}"{mark}>'
-                     f"{LANGUAGE_NAMES[code]}</a>")
-    return "".join(items)
 
 
 # -- boards ------------------------------------------------------------------------
@@ -216,24 +198,3 @@ def describe_action(action: Action, view: dict, lang: str) -> str:
 #: The play page's icon, a spade.
 ICON = ("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 100 100'%3E"
         "%3Ctext y='.9em' font-size='90'%3E%E2%99%A0%3C/text%3E%3C/svg%3E")
-
-TEMPLATE = """<!doctype html>
-<html lang="{lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} — Solitaire Réfléchi</title>
-<link rel="icon" href="{icon}">
-<link rel="stylesheet" href="/static/help.css">
-</head>
-<body>
-<header>
-<nav class="help-nav" aria-label="Solitaire Réfléchi">{nav}</nav>
-<nav class="help-langs" aria-label="{language}">{langs}</nav>
-</header>
-<main>
-{body}
-</main>
-</body>
-</html>
-"""

@@ -1,4 +1,4 @@
-"""Small helpers for API tests: create games, act on them, read problems."""
+"""Small helpers for API tests: create games and players, act on games, read problems."""
 
 from __future__ import annotations
 
@@ -9,6 +9,14 @@ def new_game(client, **body) -> tuple[dict, dict]:
     assert response.status_code == 201, response.get_json()
     game = response.get_json()
     return game, {"Authorization": f"Bearer {game['token']}"}
+
+
+def new_player(client, name: str = "Ada") -> tuple[dict, dict]:
+    """Register a player; return its JSON (with the token) and its auth headers."""
+    response = client.post("/v1/players", json={"name": name})
+    assert response.status_code == 201, response.get_json()
+    player = response.get_json()
+    return player, {"Authorization": f"Bearer {player['token']}"}
 
 
 def act(client, game: dict, headers: dict, action: str, body: dict | None = None, **extra_headers):

@@ -13,8 +13,7 @@ import requests
 
 from service.cli import verify_game
 from service.extensions import db
-from service.store import Action as ActionRow
-from service.store import Game as GameRow
+from service.store import ActionRow, GameRow
 
 THREADS = 8
 ROUNDS = 12

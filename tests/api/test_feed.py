@@ -16,11 +16,10 @@ from sqlalchemy import update
 from service import create_app
 from service.engine import Action, GameCode, replay
 from service.extensions import db
-from service.store import Game
-
-from .gameplay import WINNABLE_CODE, post_action, winning_line
-from .helpers import new_game, problem
-from .test_leaderboards import T0, add_player, add_win
+from service.store import ActionRow, GameRow
+from tests.api.gameplay import WINNABLE_CODE, post_action, winning_line
+from tests.api.helpers import new_game, problem
+from tests.api.test_leaderboards import T0, add_player, add_win
 
 NDJSON = "application/x-ndjson"
 
@@ -56,7 +55,7 @@ def ids(items: list[dict]) -> list[str]:
 
 def set_line(app, game_id: str, line: str) -> None:
     with app.app_context():
-        db.session.execute(update(Game).where(Game.id == game_id).values(line=line))
+        db.session.execute(update(GameRow).where(GameRow.id == game_id).values(line=line))
         db.session.commit()
 
 
@@ -202,11 +201,11 @@ def test_verification_of_played_won_and_tampered_games(app, client):
 
     # Tamper with the stored state: a tableau column loses its last card, the score gains 5.
     with app.app_context():
-        row = db.session.get(Game, game["id"])
+        row = db.session.get(GameRow, game["id"])
         state = json.loads(json.dumps(row.state))
         column = next(column for column in state["tableau"] if column)
         column.pop()
-        db.session.execute(update(Game).where(Game.id == game["id"]).values(state=state, score=row.score + 5))
+        db.session.execute(update(GameRow).where(GameRow.id == game["id"]).values(state=state, score=row.score + 5))
         db.session.commit()
     report = client.get(f"/v1/games/{game['id']}/verification").get_json()
     assert report["consistent"] is False
@@ -225,7 +224,6 @@ def test_verification_of_played_won_and_tampered_games(app, client):
 def test_verification_of_a_history_that_does_not_replay(app, client):
     game, headers = new_game(client, code=WINNABLE_CODE)
     assert post_action(client, game["id"], headers, winning_line()[0]).status_code == 200
-    from service.store import Action as ActionRow
 
     with app.app_context():
         db.session.execute(update(ActionRow).where(ActionRow.game_id == game["id"]).values(notation="recycle"))

@@ -10,17 +10,10 @@ import json
 import pytest
 
 from service.engine import GameCode, deal_cards
-from tests.api.helpers import act, new_game, problem
+from tests.api.helpers import act, new_game, new_player, problem
 
 CODE = "TF1-D1N-AAAAAAG"
 PROBLEM_KEYS = {"type", "title", "status", "detail", "code", "params"}
-
-
-def new_player(client, name: str = "Ada") -> tuple[dict, dict]:
-    response = client.post("/v1/players", json={"name": name})
-    assert response.status_code == 201, response.get_json()
-    player = response.get_json()
-    return player, {"Authorization": f"Bearer {player['token']}"}
 
 
 def dealt_tableau(code: str) -> list[list[str]]:

@@ -7,7 +7,7 @@ from datetime import datetime
 from service.cli import verify_game
 from service.engine import Action, Game, replay
 from service.extensions import db
-from service.store import Game as GameRow
+from service.store import GameRow
 from tests.api.gameplay import WINNABLE_CODE, post_action, winning_line
 from tests.api.helpers import act, new_game, problem
 

@@ -11,14 +11,12 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from service.api.leaderboards import daily_candidate, daily_deal
-from service.engine import Game as EngineGame
-from service.engine import GameCode
+from service.engine import Game, GameCode
 from service.extensions import db
 from service.solver import solve
-from service.store import Game, Player
-
-from .helpers import act, new_game, problem
+from service.solver.daily import daily_candidate, daily_deal
+from service.store import GameRow, PlayerRow
+from tests.api.helpers import act, new_game, problem
 
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 _ids = itertools.count()
@@ -27,7 +25,7 @@ _ids = itertools.count()
 def add_player(app, name: str = "ann") -> str:
     with app.app_context():
         player_id = f"p{next(_ids):05d}"
-        db.session.add(Player(id=player_id, name=name, token_hash=f"hash-{player_id}"))
+        db.session.add(PlayerRow(id=player_id, name=name, token_hash=f"hash-{player_id}"))
         db.session.commit()
         return player_id
 
@@ -39,7 +37,7 @@ def add_win(app, *, score: int, moves: int = 100, ms: int = 60_000, finished: da
     code = GameCode(draw=draw, deal=deal)
     game_id = game_id or f"g{next(_ids):06d}"
     with app.app_context():
-        db.session.add(Game(
+        db.session.add(GameRow(
             id=game_id, code=str(code), deal=deal, draw=draw, player_id=player, token_hash=None,
             status=status, score=score, moves=moves, state={}, created_at=finished - timedelta(milliseconds=ms),
             updated_at=finished, finished_at=finished if status == "won" else None,
@@ -183,16 +181,21 @@ def test_rank_counts_wins_that_arrived_before_the_page(app, client):
     assert [(i["score"], i["rank"]) for i in second["items"]] == [(300, 4), (200, 5)]
 
 
-def test_limits_and_bad_queries(app, client):
+def test_limits(app, client):
     for n in range(3):
         add_win(app, score=n)
     assert len(board(client, limit=2)["items"]) == 2
-    for query, field in [({"limit": 0}, "limit"), ({"limit": 201}, "limit"), ({"draw": 2}, "draw"),
-                         ({"since": "yesterday"}, "since"), ({"until": "2026-11-01T10:00:00"}, "until"),
-                         ({"cursor": "not-a-cursor"}, "cursor")]:
-        body = problem(client.get("/v1/leaderboard", query_string=query), 400, "INVALID_REQUEST")
-        assert field in body["errors"], (query, body)
     problem(client.get("/v1/deals/TF1-D1N-AAAAAAB/leaderboard?since=2026-13-01"), 400, "INVALID_REQUEST")
+
+
+@pytest.mark.parametrize(("query", "field"), [
+    ({"limit": 0}, "limit"), ({"limit": 201}, "limit"), ({"draw": 2}, "draw"), ({"since": "yesterday"}, "since"),
+    ({"until": "2026-11-01T10:00:00"}, "until"), ({"cursor": "not-a-cursor"}, "cursor"),
+])
+def test_bad_queries(app, client, query, field):
+    add_win(app, score=1)
+    body = problem(client.get("/v1/leaderboard", query_string=query), 400, "INVALID_REQUEST")
+    assert field in body["errors"], (query, body)
 
 
 def test_unknown_player_and_bad_code(client):
@@ -206,7 +209,7 @@ def test_unknown_player_and_bad_code(client):
 
 def test_a_game_won_through_the_api_is_listed_with_its_stored_score(app, client):
     code = "TF1-D1N-AAAAAAG"  # the solver wins it in a fraction of a second
-    line = solve(EngineGame.from_code(code), budget_ms=20_000).line
+    line = solve(Game.from_code(code), budget_ms=20_000).line
     assert line
     game, headers = new_game(client, code=code)
     endpoints = {"move": "moves", "draw": "draw", "recycle": "recycle", "take-back": "take-back", "tap": "tap"}
@@ -254,7 +257,7 @@ def test_daily_choice_does_not_depend_on_the_process_cache():
     # The choice is the first candidate the solver proves within its node budget.
     candidates = [daily_candidate(day, 1, n) for n in range(64)]
     assert code in candidates
-    assert solve(EngineGame.from_code(code), max_nodes=2000, budget_ms=3_600_000).verdict == "winnable"
+    assert solve(Game.from_code(code), max_nodes=2000, budget_ms=3_600_000).verdict == "winnable"
 
 
 @pytest.mark.parametrize("query", [{"date": "2999-01-01"}, {"date": "29-11-2026"}, {"draw": 2}])

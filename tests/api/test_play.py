@@ -7,7 +7,7 @@ picks the actions (it has its own tests), these tests check what HTTP makes of t
 from __future__ import annotations
 
 from service.engine import COLUMNS, UNDO_LIMIT, Action, Game, Pile
-from service.engine.rules import RULE_PARAMS
+from service.engine.rejections import RULE_PARAMS
 from tests.api.gameplay import WINNABLE_CODE, first_rejections, post_action, winning_line
 from tests.api.helpers import act, new_game, problem
 

@@ -7,21 +7,15 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from service.api.present import encode_cursor
+from service.api.paging import encode_cursor
 from service.engine import GameCode
 from service.extensions import db
-from service.store import Game
+from service.store import GameRow
 from service.store.stats import recount, streaks
-
-from .helpers import problem
+from tests.api.helpers import new_player, problem
 
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 _ids = itertools.count()
-
-
-def new_player(client, name: str = "ann") -> tuple[str, dict]:
-    body = client.post("/v1/players", json={"name": name}).get_json()
-    return body["id"], {"Authorization": f"Bearer {body['token']}"}
 
 
 def add_game(app, player: str | None, *, status: str = "won", draw: int = 1, score: int = 0, moves: int = 0,
@@ -30,7 +24,7 @@ def add_game(app, player: str | None, *, status: str = "won", draw: int = 1, sco
     won = status == "won"
     ms = (ms if ms is not None else 60_000) if won else None
     with app.app_context():
-        db.session.add(Game(
+        db.session.add(GameRow(
             id=game_id, code=str(GameCode(draw=draw, deal=5)), deal=5, draw=draw, player_id=player,
             token_hash=None, status=status, score=score, moves=moves, state={}, created_at=created,
             updated_at=created, finished_at=created + timedelta(milliseconds=ms) if won else None,
@@ -67,12 +61,12 @@ def test_streaks(statuses, current, best):
 
 
 def test_player_with_stats_per_draw_mode(app, client):
-    player, _ = new_player(client, "Ann")
+    player = new_player(client, "Ann")[0]["id"]
     # draw 1: W W P W W W P (newest in play) — draw 3: W P
     d1 = history(app, player, "WWPWWWP", draw=1)
     history(app, player, "WP", draw=3, start=T0 + timedelta(hours=1))
     # someone else's and anonymous games never count
-    other, _ = new_player(client, "Bob")
+    other = new_player(client, "Bob")[0]["id"]
     history(app, other, "WWWW")
     add_game(app, None, score=999, created=T0)
 
@@ -98,7 +92,7 @@ def test_player_with_stats_per_draw_mode(app, client):
 
 
 def test_player_without_games(client):
-    player, _ = new_player(client)
+    player = new_player(client)[0]["id"]
     empty = {"started": 0, "won": 0, "win_rate": 0, "best_score": None, "fewest_moves": None,
              "fastest_win": None, "current_streak": 0, "best_streak": 0}
     assert client.get(f"/v1/players/{player}").get_json()["stats"] == {"all": empty, "draw1": empty,
@@ -106,7 +100,8 @@ def test_player_without_games(client):
 
 
 def test_stats_follow_games_played_through_the_api(client):
-    player, headers = new_player(client)
+    registered, headers = new_player(client)
+    player = registered["id"]
     response = client.post("/v1/games", json={"draw": 3}, headers=headers)
     assert response.status_code == 201
     stats = client.get(f"/v1/players/{player}").get_json()["stats"]
@@ -115,7 +110,7 @@ def test_stats_follow_games_played_through_the_api(client):
 
 
 def test_games_list_newest_first_paginated_and_filtered(app, client):
-    player, _ = new_player(client)
+    player = new_player(client)[0]["id"]
     ids = history(app, player, "WPWWPWPW")
     # two games dealt at the same instant: the id breaks the tie
     same = [add_game(app, player, status="playing", created=T0 + timedelta(days=1)) for _ in range(2)]
@@ -147,7 +142,7 @@ def test_games_list_newest_first_paginated_and_filtered(app, client):
 
 
 def test_games_list_is_stable_while_games_are_dealt(app, client):
-    player, _ = new_player(client)
+    player = new_player(client)[0]["id"]
     ids = history(app, player, "WPWPWPWPWP")
     page = client.get(f"/v1/players/{player}/games?limit=4").get_json()
     add_game(app, player, status="playing", created=T0 + timedelta(days=2))  # newer: not in later pages
@@ -155,14 +150,18 @@ def test_games_list_is_stable_while_games_are_dealt(app, client):
     assert [i["id"] for i in page["items"] + rest["items"]] == ids[::-1]
 
 
-def test_unknown_player_and_bad_queries(client):
+def test_unknown_player(client):
     body = problem(client.get("/v1/players/nobody"), 404, "PLAYER_NOT_FOUND")
     assert body["params"] == {"player": "nobody"}
     problem(client.get("/v1/players/nobody/games"), 404, "PLAYER_NOT_FOUND")
-    player, _ = new_player(client)
-    for query, field in [("status=lost", "status"), ("limit=0", "limit"), ("limit=500", "limit"),
-                         ("cursor=zzz", "cursor"),
-                         (f"cursor={encode_cursor({'created': 'monday', 'game': 'x'})}", "cursor"),
-                         (f"cursor={encode_cursor({'created': '2026-11-01T00:00:00', 'game': 'x'})}", "cursor")]:
-        body = problem(client.get(f"/v1/players/{player}/games?{query}"), 400, "INVALID_REQUEST")
-        assert field in body["errors"]
+
+
+@pytest.mark.parametrize(("query", "field"), [
+    ("status=lost", "status"), ("limit=0", "limit"), ("limit=500", "limit"), ("cursor=zzz", "cursor"),
+    (f"cursor={encode_cursor({'created': 'monday', 'game': 'x'})}", "cursor"),
+    (f"cursor={encode_cursor({'created': '2026-11-01T00:00:00', 'game': 'x'})}", "cursor"),
+])
+def test_bad_queries(client, query, field):
+    player = new_player(client)[0]["id"]
+    body = problem(client.get(f"/v1/players/{player}/games?{query}"), 400, "INVALID_REQUEST")
+    assert field in body["errors"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from service.engine import CARDS, Card, Game, Rejection
-from service.engine.rules import RULE_PARAMS
+from service.engine.rejections import RULE_PARAMS
 
 
 def c(name: str) -> Card:

@@ -6,7 +6,7 @@ import pytest
 from engine_helpers import c, position, reject, state_without_counters
 
 from service.engine import PRECEDENCE, UNDO_LIMIT, Action, Game, Pile
-from service.engine.rules import ACTION_CODES, RULE_PARAMS
+from service.engine.rejections import ACTION_CODES, RULE_PARAMS
 
 M, D, R, U = Action.move, Action.draw(), Action.recycle(), Action.undo()
 TB, TAP = Action.take_back, Action.tap

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from service.engine import CARDS, DEAL_COUNT, UNDO_LIMIT, Action, Game, GameCode, Pile, Rejection, replay
-from service.engine.rules import RULE_PARAMS
+from service.engine.rejections import RULE_PARAMS
 
 PLAY_SOURCES = [p.value for p in Pile if p.is_column] + ["waste"]
 ALL_PILES = [p.value for p in Pile]

@@ -16,8 +16,7 @@ from service.engine import Game, GameCode
 from service.engine.deal import DEAL_COUNT
 from service.solver import fast
 from service.solver.search import Budget, Searcher
-
-from .test_solver import random_endgame, replay_wins
+from tests.solver.test_solver import random_endgame, replay_wins
 
 pytestmark = pytest.mark.skipif(fast.BACKEND != "c", reason="the C core is not built (pip install -e .)")
 

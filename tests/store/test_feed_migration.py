@@ -9,8 +9,7 @@ from flask_migrate import upgrade
 
 from service import create_app
 from service.extensions import db
-
-from .test_migrations import empty_database  # noqa: F401  (the fixture: an empty database of each backend)
+from tests.store.test_migrations import empty_database  # noqa: F401  (the fixture: an empty database of each backend)
 
 NOW = datetime(2026, 11, 1, tzinfo=UTC)
 

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.extensions import db
-from service.store import Game, Player, stats
+from service.store import GameRow, PlayerRow, stats
 
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 _numbers = itertools.count()
@@ -20,7 +20,7 @@ FIELDS = ("started", "won", "best_score", "fewest_moves", "fastest_ms", "current
 
 def _player() -> str:
     player_id = f"p{next(_numbers):07d}"
-    db.session.add(Player(id=player_id, name="P", token_hash=player_id))
+    db.session.add(PlayerRow(id=player_id, name="P", token_hash=player_id))
     db.session.flush()
     stats.create(player_id)
     return player_id
@@ -46,7 +46,7 @@ def test_kept_statistics_equal_a_full_count(app, ops):
                 _, draw, step = op
                 moment += timedelta(seconds=step)  # a step of 0: two games dealt in the same instant
                 game_id = f"g{next(_numbers):07d}"
-                db.session.add(Game(id=game_id, code=f"TF1-D{draw}N-AAAAAAB", deal=1, draw=draw, player_id=player,
+                db.session.add(GameRow(id=game_id, code=f"TF1-D{draw}N-AAAAAAB", deal=1, draw=draw, player_id=player,
                                     token_hash=None, state={}, created_at=moment, updated_at=moment))
                 db.session.flush()
                 stats.game_dealt(player, draw)
@@ -54,9 +54,9 @@ def test_kept_statistics_equal_a_full_count(app, ops):
             elif playing:
                 _, pick, score = op
                 game_id = playing.pop(pick % len(playing))
-                row = db.session.connection().execute(sa.select(Game.__table__).where(Game.id == game_id)).first()
+                row = db.session.connection().execute(sa.select(GameRow.__table__).where(GameRow.id == game_id)).first()
                 stats.game_won(row, score, 300 - score, 1000 + score)
-                db.session.execute(sa.update(Game).where(Game.id == game_id).values(
+                db.session.execute(sa.update(GameRow).where(GameRow.id == game_id).values(
                     status="won", score=score, moves=300 - score, duration_ms=1000 + score))
                 db.session.flush()
         kept = _snapshot(player)
@@ -86,7 +86,7 @@ def test_reading_statistics_does_not_depend_on_the_number_of_games(app, client):
     with app.app_context():
         for count in (10, 10_000):
             player = _player()
-            db.session.execute(sa.insert(Game.__table__), [
+            db.session.execute(sa.insert(GameRow.__table__), [
                 {"id": f"b{count}-{i}", "code": "TF1-D1N-AAAAAAB", "deal": 1, "draw": 1 + 2 * (i % 2),
                  "player_id": player, "token_hash": None, "status": "won" if i % 3 else "playing",
                  "score": i % 700, "moves": 100 + i % 50, "undos": 0, "version": 0, "hints": 0, "state": {},

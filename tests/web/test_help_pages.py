@@ -65,7 +65,7 @@ def test_language_comes_from_accept_language_unless_asked(client):
 def test_rules_page_has_the_scoring_table(client, lang):
     html = page(client, "rules", lang).get_data(as_text=True)
     table = html[html.index("<table>"):html.index("</table>")]
-    points = re.findall(r"<td>([^<]*)</td></tr>", table)
+    points = re.findall(r"<td>([^<]*)</td>\s*</tr>", table)
     assert points == ["+10", "+5", "−100", "0", "0", "0"]
     assert "520" in html and "100" in html
 

@@ -74,7 +74,7 @@ def long_columns_state(code: str) -> dict:
 
 def inject(app, game_id: str, state: dict) -> None:
     from service.extensions import db
-    from service.store.models import Game as GameRow
+    from service.store import GameRow
 
     with app.app_context():
         db.session.execute(update(GameRow).where(GameRow.id == game_id).values(state=state))

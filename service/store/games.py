@@ -1,0 +1,152 @@
+"""The games' queries: deal, read, lock, apply-and-append, history, a player's list, hints.
+
+A game is read as a :class:`GameRecord`, a typed, immutable copy of its row; an
+action's new record is the old one with :func:`stored_columns` of the engine game
+applied. The hot path (lock, update, insert) is SQLAlchemy Core: the ORM's unit of
+work (identity map, change tracking, flush) cost more than the three statements.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import and_, bindparam, insert, or_, select, update
+
+from ..engine import Game
+from ..extensions import db
+from . import stats
+from .db import is_sqlite, write_transaction
+from .feed import finished_line
+from .models import ActionRow, GameRow
+
+#: The game's columns that follow from the engine game alone (the state besides).
+DERIVED_COLUMNS = ("score", "moves", "undos", "version", "status")
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One stored game, as read (or as just written)."""
+
+    id: str
+    code: str
+    deal: int
+    draw: int
+    player_id: str | None
+    token_hash: str | None
+    status: str
+    score: int
+    moves: int
+    undos: int
+    version: int
+    hints: int
+    winnable: bool | None
+    state: dict
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    duration_ms: int | None
+    line: str | None
+
+
+_FIELDS = tuple(field.name for field in dataclasses.fields(GameRecord))
+
+
+def _record(row) -> GameRecord:
+    return GameRecord(*(getattr(row, name) for name in _FIELDS))
+
+
+def stored_columns(game: Game) -> dict:
+    """What the games table keeps of an engine game: its state and the columns derived from it."""
+    return {"state": game.to_state(), **{name: getattr(game, name) for name in DERIVED_COLUMNS}}
+
+
+_GAMES = GameRow.__table__
+_G = _GAMES.c
+_SELECT_GAME = select(_GAMES).where(_G.id == bindparam("game"))
+_SELECT_GAME_FOR_UPDATE = _SELECT_GAME.with_for_update()
+# No .values(): the SET clause is the columns present in the parameters.
+_UPDATE_GAME = update(_GAMES).where(_G.id == bindparam("game"))
+_INSERT_ACTION = insert(ActionRow.__table__)
+
+
+def insert_game(game: Game, *, game_id: str, player_id: str | None, token_hash: str,
+                winnable: bool | None) -> GameRecord:
+    """Inside :func:`write_transaction`: store a newly dealt game (and count it in its player's statistics)."""
+    row = GameRow(id=game_id, code=str(game.code), deal=game.code.deal, draw=game.code.draw, player_id=player_id,
+                  token_hash=token_hash, winnable=winnable, finished_at=None, duration_ms=None, line=None,
+                  **stored_columns(game))
+    db.session.add(row)
+    db.session.flush()
+    if player_id:
+        stats.game_dealt(player_id, game.code.draw)
+    return _record(row)
+
+
+def read_game(game_id: str) -> GameRecord | None:
+    """A game as it is now, or None."""
+    row = db.session.execute(_SELECT_GAME, {"game": game_id}).first()
+    return None if row is None else _record(row)
+
+
+def lock_game(game_id: str) -> GameRecord | None:
+    """Inside :func:`write_transaction`: a game's row, locked until commit (None: no such game)."""
+    query = _SELECT_GAME if is_sqlite() else _SELECT_GAME_FOR_UPDATE
+    row = db.session.connection().execute(query, {"game": game_id}).first()
+    return None if row is None else _record(row)
+
+
+def store_action(record: GameRecord, game: Game, notation: str, detail: dict, points: int) -> GameRecord:
+    """Inside the lock of :func:`lock_game`: store the game after an action, append its history row.
+
+    ``game`` is the engine game with the action applied. A win also stamps the finish,
+    freezes the game's ``line`` and updates the player's statistics.
+    """
+    now = datetime.now(UTC)
+    changes = {**stored_columns(game), "updated_at": now}
+    if game.won:
+        changes.update(finished_at=now, duration_ms=int((now - record.created_at).total_seconds() * 1000),
+                       line=finished_line(record.id, notation))
+        if record.player_id:
+            stats.game_won(record, game.score, game.moves, changes["duration_ms"])
+    connection = db.session.connection()
+    connection.execute(_UPDATE_GAME, {"game": record.id, **changes})
+    connection.execute(_INSERT_ACTION, {"game_id": record.id, "seq": game.version, "notation": notation,
+                                        "detail": detail, "points": points, "score_after": game.score, "at": now})
+    return dataclasses.replace(record, **changes)
+
+
+def count_hint(game_id: str) -> int:
+    """Count one more hint for a game, in a short transaction of its own; the new count."""
+    with write_transaction() as session:
+        return session.execute(
+            update(GameRow).where(GameRow.id == game_id).values(hints=GameRow.hints + 1).returning(GameRow.hints)
+        ).scalar_one()
+
+
+def history_page(game_id: str, after_seq: int, limit: int) -> list[ActionRow]:
+    """Up to ``limit`` + 1 of a game's history rows after ``after_seq`` (the extra one: another page follows)."""
+    return db.session.execute(
+        select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.seq > after_seq)
+        .order_by(ActionRow.seq).limit(limit + 1)
+    ).scalars().all()
+
+
+def player_games_page(player_id: str, status: str | None, after: tuple[datetime, str] | None, limit: int) -> list:
+    """Up to ``limit`` + 1 of a player's games, newest first, after ``(created_at, id)`` or from the start."""
+    statement = (select(_G.id, _G.code, _G.draw, _G.status, _G.score, _G.moves, _G.created_at,
+                        _G.finished_at, _G.duration_ms)
+                 .where(_G.player_id == player_id)
+                 .order_by(_G.created_at.desc(), _G.id.desc()).limit(limit + 1))
+    if status is not None:
+        statement = statement.where(_G.status == status)
+    if after is not None:
+        created, game = after
+        statement = statement.where(or_(_G.created_at < created, and_(_G.created_at == created, _G.id < game)))
+    return db.session.execute(statement).all()
+
+
+def all_game_ids() -> list[str]:
+    """Every stored game's id, oldest first."""
+    return db.session.execute(select(_G.id).order_by(_G.created_at)).scalars().all()

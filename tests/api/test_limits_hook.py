@@ -1,0 +1,33 @@
+"""The in-memory rate-limit store overrides a private hook of ``limits``: fail loudly if it goes away."""
+
+from __future__ import annotations
+
+from limits.storage import MemoryStorage
+
+from service.api.limits import SweepingMemoryStorage
+
+
+def test_memory_storage_still_has_the_private_hooks():
+    assert callable(getattr(MemoryStorage, "_MemoryStorage__schedule_expiry", None))
+    assert callable(getattr(MemoryStorage, "_MemoryStorage__expire_events", None))
+
+
+def test_a_hit_starts_no_timer():
+    storage = SweepingMemoryStorage()
+    timer = storage.timer  # started once by MemoryStorage.__init__
+    timer.join()
+    for _ in range(3):
+        storage.incr("key", 60)
+    # Had limits renamed its hook, its own would have found the timer done and started a new one.
+    assert storage.timer is timer
+    assert storage.get("key") == 3
+
+
+def test_expired_counters_are_swept_inline():
+    storage = SweepingMemoryStorage()
+    storage.incr("old", 60)
+    storage.expirations["old"] = 0  # long expired
+    storage._next_sweep = 0.0
+    storage.incr("new", 60)
+    assert "old" not in storage.storage
+    assert storage.get("new") == 1
