@@ -9,6 +9,7 @@ replaying the same actions. A rejected drag must show the server's localized rul
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,18 @@ def rejection_detail(page, body: dict, lang: str) -> str:
     problem = answer.json()
     assert problem["code"] == "TABLEAU_COLOUR"
     return problem["detail"]
+
+
+def wait_until(page, expression: str, timeout_s: float = 10.0) -> None:
+    """Poll ``expression`` until it is truthy.
+
+    Not ``page.wait_for_function``: it polls by evaluating a string inside the page,
+    which the pages' CSP (no eval) refuses; ``page.evaluate`` runs outside it.
+    """
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"still false after {timeout_s} s: {expression}"
+        time.sleep(0.05)
 
 
 def wait_version(page, version: int) -> None:
@@ -153,7 +166,7 @@ def test_play_page_plays_a_game_and_explains_rejections(page):
     page.select_option("#draw-mode", "1")
     page.fill("#code-input", CODE.lower())
     page.click("#new-game")
-    page.wait_for_function(f"document.querySelector('#code').textContent === {CODE!r}")
+    wait_until(page, f"document.querySelector('#code').textContent === {CODE!r}")
     wait_version(page, 0)
     assert_page_shows(page, engine)
     assert page.locator('[data-pile="stock"]').get_attribute("aria-label")
@@ -252,7 +265,7 @@ def test_play_page_plays_a_game_and_explains_rejections(page):
     page.click("#leaderboard")
     page.wait_for_selector("#leaderboard-dialog[open]")
     loaded = "(el) => el.textContent && !el.textContent.includes('…')"
-    page.wait_for_function(f"() => [...document.querySelectorAll('.lb-list')].every({loaded})")
+    wait_until(page, f"[...document.querySelectorAll('.lb-list')].every({loaded})")
     page.keyboard.press("Escape")
     page.wait_for_selector("#leaderboard-dialog:not([open])", state="attached")
 

@@ -15,7 +15,7 @@ from sqlalchemy import update
 
 from service.engine import Action, Game
 from service.solver import solve
-from tests.web.test_play_page import card, wait_version
+from tests.web.test_play_page import card, wait_until, wait_version
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -235,7 +235,7 @@ def test_keys_are_listed_and_selection_is_announced(browser, served):
     engine = Game.from_code("TF1-D1N-AAAAAAA")
     go_to(page, engine, "t7", "9D")
     page.keyboard.press("Enter")
-    page.wait_for_function("document.querySelector('#live').textContent.includes('9♦')")
+    wait_until(page, "document.querySelector('#live').textContent.includes('9♦')")
     assert page.locator(".card.selected").count() == 6  # the 9♦ and the five cards on it
     page.keyboard.press("Escape")
     assert page.locator(".card.selected").count() == 0
@@ -245,7 +245,7 @@ def test_keys_are_listed_and_selection_is_announced(browser, served):
     page.keyboard.press("Enter")
     wait_version(page, 1)
     engine.apply(Action.tap("t7", "AH", double=True))
-    page.wait_for_function("document.querySelector('#live').textContent === 'A♥ → Foundation, hearts (+10)'")
+    wait_until(page, "document.querySelector('#live').textContent === 'A♥ → Foundation, hearts (+10)'")
     page.keyboard.press("?")
     page.wait_for_selector("#keys-dialog[open]")
     page.keyboard.press("Escape")
@@ -439,7 +439,7 @@ def test_pages_work_under_a_csp_without_inline_script_or_style(browser, served):
         assert page.evaluate("window.__violations") == [], name
     # the policy is in force: an inline style attribute is refused and reported
     page.evaluate("document.body.setAttribute('style', 'color: red')")
-    page.wait_for_function("window.__violations.length === 1")
+    wait_until(page, "window.__violations.length === 1")
     context.close()
 
 
@@ -466,7 +466,7 @@ def test_axe_finds_no_serious_violation(browser, served, lang):
     url, _ = served
     script = axe_script()
     # axe-core is the test's script, not the page's: it is injected past the page's CSP
-    # (test_pages_work_under_a_csp_without_inline_script_or_style checks the page's own scripts under it).
+    # (test_pages_work_under_a_csp_without_inline_script_or_style runs the page's own under it).
     page = open_page(browser, url, lang=lang, storage={"sr.lang": lang}, bypass_csp=True)
     found = {}
     page.add_script_tag(content=script)
