@@ -65,6 +65,7 @@ RATE_SETTINGS = {
     "write_rate": "STACK_WRITE_RATE", "write_burst": "STACK_WRITE_BURST",
     "create_rate": "STACK_CREATE_RATE", "create_burst": "STACK_CREATE_BURST",
     "solver_rate": "STACK_SOLVER_RATE", "solver_burst": "STACK_SOLVER_BURST",
+    "refused_rate": "STACK_REFUSED_RATE",
 }
 #: Locations whose 429 tells a longer wait than a second: the code and Retry-After of each.
 LIMITED_LOCATIONS = {
@@ -100,6 +101,8 @@ class StackSettings:
     # GET /v1/games/{id}/hint: the app's SOLVER_RATELIMIT (20 per minute) at the door.
     solver_rate: int = 20  # per minute
     solver_burst: int = 10
+    # Bytes per second nginx sends its own 429s at: ~500 bytes take 2-3 s (0: at once).
+    refused_rate: int = 200
     worker_processes: int = 1
     worker_connections: int = 2048
     access_log: str = ""  # default: nginx-access.log in run_dir; "off" for none
@@ -112,8 +115,9 @@ class StackSettings:
     def __post_init__(self) -> None:
         self.run_dir = Path(self.run_dir)
         for name in RATE_SETTINGS:
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
+            lowest = 0 if name == "refused_rate" else 1
+            if getattr(self, name) < lowest:
+                raise ValueError(f"{name} must be at least {lowest}, not {getattr(self, name)}")
         if not self.app_ports:
             self.app_ports = [self.port + 1, self.port + 2]
 
@@ -169,6 +173,10 @@ def render_nginx_conf(settings: StackSettings) -> str:
         retry_after = json.loads(by_lang["en"])["params"].get("retry_after", 1)
         extra = (f"            add_header Retry-After {retry_after} always;\n"
                  if answered in (429, 502, 503, 504) else "")
+        if answered == 429 and settings.refused_rate:
+            # A tarpit: nginx sends its refusal slowly (timers, no CPU), so a loop that ignores
+            # Retry-After gets one answer per connection every few seconds instead of thousands.
+            extra += f"            limit_rate {settings.refused_rate};\n"
         locations.append(
             f"        location = /_problem/{status} {{\n"
             f"            internal;\n"
@@ -193,7 +201,7 @@ def render_nginx_conf(settings: StackSettings) -> str:
         "temp_dir": settings.temp_dir or f"{run_dir}/nginx-temp",
         "error_log": settings.error_log or f"{run_dir}/nginx-error.log",
         "access_log": "off" if settings.access_log == "off"
-        else f"{settings.access_log or run_dir / 'nginx-access.log'} edge",
+        else f"{settings.access_log or run_dir / 'nginx-access.log'} edge if=$logged",
         "client_timeout": settings.client_timeout,
         "upstream_timeout": settings.upstream_timeout,
         "header_buffer": f"{settings.header_buffer // 1024}k",
