@@ -296,7 +296,9 @@ def main() -> None:
     parser.add_argument("--idle-seconds", type=float, default=10.0)
     parser.add_argument("--loops", type=int, default=8)
     parser.add_argument("--floods", default="hint,winnable,draw-undo-hint")
-    parser.add_argument("--pool", type=int, default=50, help="winnable draw-1 deals put in the pool first")
+    # At WINNABLE_POOL_TARGET: a pool filled only to WINNABLE_POOL_LOW starts a refill at the first
+    # deal taken, which would bill the pool's own start-up fill to the flood.
+    parser.add_argument("--pool", type=int, default=200, help="winnable draw-1 deals put in the pool first")
     parser.add_argument("--redis", default=None, help="direct mode: REDIS_URL for the solver cache (database 2)")
     parser.add_argument("--modes", default="direct,stack", help="direct (gunicorn alone), stack (nginx + 2 apps)")
     parser.add_argument("--port", type=int, default=PORT, help="direct mode's gunicorn")
