@@ -67,8 +67,13 @@ RATE_SETTINGS = {
     "solver_rate": "STACK_SOLVER_RATE", "solver_burst": "STACK_SOLVER_BURST",
     "refused_rate": "STACK_REFUSED_RATE",
 }
-#: Locations whose 429 tells a longer wait than a second: the code and Retry-After of each.
+#: The status limit_req refuses with inside nginx, turned into a 429 by error_page: its
+#: refusals get documents of their own, sent slowly, while limit_conn's 429 stays immediate.
+LIMIT_REQ_STATUS = 439
+#: The document of a request-rate refusal, by location (``rate``: every location without its
+#: own): the code and the Retry-After of each.
 LIMITED_LOCATIONS = {
+    "rate": ("RATE_LIMITED", lambda s: 1),
     "solver": ("SOLVER_RATE_LIMITED", lambda s: math.ceil(60 / s.solver_rate)),
     "create": ("RATE_LIMITED", lambda s: math.ceil(60 / s.create_rate)),
 }
@@ -170,10 +175,12 @@ def render_nginx_conf(settings: StackSettings) -> str:
         # A URI, not a named location: a request line nginx could not parse has no URI to keep.
         if isinstance(status, int):
             pages.append(f"        error_page {seen} ={answered} /_problem/{status};")
+        elif status == "rate_429":
+            pages.append(f"        error_page {LIMIT_REQ_STATUS} =429 /_problem/{status};")
         retry_after = json.loads(by_lang["en"])["params"].get("retry_after", 1)
         extra = (f"            add_header Retry-After {retry_after} always;\n"
                  if answered in (429, 502, 503, 504) else "")
-        if answered == 429 and settings.refused_rate:
+        if str(status).endswith("_429") and settings.refused_rate:
             # A tarpit: nginx sends its refusal slowly (timers, no CPU), so a loop that ignores
             # Retry-After gets one answer per connection every few seconds instead of thousands.
             extra += f"            limit_rate {settings.refused_rate};\n"
@@ -191,7 +198,8 @@ def render_nginx_conf(settings: StackSettings) -> str:
 
     def pages_of(location: str) -> str:
         """The server's error pages for a location of its own, with its own 429 document."""
-        own = [page.replace("/_problem/429;", f"/_problem/{location}_429;") for page in pages if "error_page" in page]
+        own = [page.replace("/_problem/rate_429;", f"/_problem/{location}_429;") for page in pages
+               if "error_page" in page]
         return "\n".join("    " + page for page in own)
 
     values = {
@@ -208,7 +216,8 @@ def render_nginx_conf(settings: StackSettings) -> str:
         "max_body": f"{settings.max_body // 1024}k",
         "conn_per_address": settings.conn_per_address,
         **{name: getattr(settings, name) for name in RATE_SETTINGS},
-        **{f"{name}_error_pages": pages_of(name) for name in LIMITED_LOCATIONS},
+        **{f"{name}_error_pages": pages_of(name) for name in LIMITED_LOCATIONS if name != "rate"},
+        "limit_req_status": LIMIT_REQ_STATUS,
         "listen": f"{settings.listen_host}:{settings.port}",
         "upstream_servers": "\n".join(f"        server {upstream} max_fails=1 fail_timeout=2s;"
                                       for upstream in settings.upstreams
