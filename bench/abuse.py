@@ -14,13 +14,24 @@ each from its own address (127.0.0.11-13), while a bystander on 127.0.0.2 reads
 idle p99 and the server's idle CPU. Prints, per flood, the server's CPU-seconds per
 minute beyond idle (all gunicorn processes, from /proc) as a share of one core, the
 searches' part of it, the answers by status and code, and the bystander's p99
-against its idle p99. Targets: the flood <= 10 % of one core; p99 <= 3 x idle::
+against its idle p99. Targets: the flood <= 10 % of one core; p99 <= 3 x idle.
 
-    python bench/abuse.py                           # SQLite, 30 s per flood
-    python bench/abuse.py --databases sqlite,postgresql --seconds 10
-    python bench/abuse.py --redis redis://127.0.0.1:6379/2   # the solver cache in Redis
+Two modes, run one after the other and printed side by side at the end:
 
-Ports 18100-18119. Always exits 0: a report, not a test.
+* ``direct``: one gunicorn (``make serve``), the app's own limits only, on each of
+  ``--databases``;
+* ``stack``: the production shape (``deploy/stack.py``: nginx in front of two gunicorn
+  masters, limits and solver cache in Redis ``--stack-redis``) on a scratch PostgreSQL
+  database. The CPU counted is every process of the stack (nginx master and workers,
+  both gunicorn masters and their workers; not PostgreSQL or Redis), split into
+  nginx's and the apps' parts. nginx sees each loopback source address as a client::
+
+    python bench/abuse.py                           # direct on SQLite, then the stack; 30 s per flood
+    python bench/abuse.py --databases postgresql --seconds 15
+    python bench/abuse.py --modes direct --redis redis://127.0.0.1:6379/2   # the solver cache in Redis
+
+Ports: ``--port`` (18107) for direct, ``--stack-port`` (18110) and the next two for the
+stack. Always exits 0: a report, not a test.
 """
 
 from __future__ import annotations
@@ -34,8 +45,10 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+import uuid
 from collections import Counter
 from pathlib import Path
 
@@ -43,6 +56,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from api import postgres_reachable, scratch_databases, stop, wait_ready  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "deploy"))
+import stack  # noqa: E402
 
 HARD = "TF1-D1N-KVKIMQT"  # the complete search hits the 1.2 M-position cap on it
 TICK = os.sysconf("SC_CLK_TCK")
@@ -84,13 +100,21 @@ class Client:
 
 
 def server_cpu(master: int) -> float:
-    """CPU seconds used so far by the gunicorn master and its workers."""
+    """CPU seconds used so far by a master process (gunicorn, nginx) and its children."""
     total = 0.0
     for pid in [master, *_children(master)]:
         with contextlib.suppress(OSError):
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
             total += (int(fields[11]) + int(fields[12])) / TICK
     return total
+
+
+def stack_cpu(run_dir: Path) -> dict[str, float]:
+    """CPU seconds used so far by the stack's nginx and its app instances (masters and workers)."""
+    used = {"nginx": 0.0, "apps": 0.0}
+    for name, pid in stack._pids(run_dir):
+        used["nginx" if name == "nginx.pid" else "apps"] += server_cpu(pid)
+    return used
 
 
 def _children(pid: int) -> list[int]:
@@ -166,10 +190,11 @@ def flood_process(kind: str, port: int, stop_at: float, loops: int, out) -> None
     out.put((dict(statuses), sum(solver_ms)))
 
 
-def phase(kind: str | None, port: int, master: int, watched: str, seconds: float, loops: int) -> dict:
+def phase(kind: str | None, port: int, cpu, watched: str, seconds: float, loops: int) -> dict:
+    """One flood (or none: idle) with the bystander; ``cpu()`` gives CPU seconds by part."""
     latencies: list[float] = []
     stop_at = time.monotonic() + seconds
-    cpu0, wall0 = server_cpu(master), time.monotonic()
+    cpu0, wall0 = cpu(), time.monotonic()
     out = multiprocessing.Queue()
     attacker = None
     if kind:
@@ -181,40 +206,87 @@ def phase(kind: str | None, port: int, master: int, watched: str, seconds: float
         attacker.join()
     wall = time.monotonic() - wall0
     ordered = sorted(latencies)
-    return {"cpu_per_min": (server_cpu(master) - cpu0) / wall * 60, "statuses": dict(sorted(statuses.items())),
+    cpu1 = cpu()
+    parts = {part: (cpu1[part] - cpu0[part]) / wall * 60 for part in cpu1}
+    return {"cpu_per_min": sum(parts.values()), "parts": parts, "statuses": dict(sorted(statuses.items())),
             "solver_per_min": solver_ms / 1000 / wall * 60,
             "p50": statistics.median(ordered) * 1000, "p99": ordered[int(0.99 * (len(ordered) - 1))] * 1000}
 
 
-def run(kind_db: str, args) -> None:
+def fill_pool(env: dict, target: int) -> None:
+    flask = [sys.executable, "-m", "flask", "--app", "service"]
+    subprocess.run([*flask, "db", "upgrade"], cwd=ROOT, env=env, check=True, capture_output=True)
+    subprocess.run([*flask, "pool", "fill", "--draw", "1", "--target", str(target)], cwd=ROOT, env=env,
+                   check=True, capture_output=True)
+
+
+def floods(label: str, port: int, cpu, args) -> dict[str, dict]:
+    """The idle phase, then each flood, against the server on ``port``; prints and returns each flood's figures."""
+    watched, _ = new_game(Client(port, "127.0.0.2"), {})
+    idle = phase(None, port, cpu, watched, args.idle_seconds, 0)
+    print(f"{label}: idle bystander p50 {idle['p50']:.1f} ms, p99 {idle['p99']:.1f} ms; "
+          f"server {idle['cpu_per_min']:.2f} CPU-s/min", flush=True)
+    results = {}
+    for kind in args.floods.split(","):
+        result = phase(kind, port, cpu, watched, args.seconds, args.loops)
+        burned = max(0.0, result["cpu_per_min"] - idle["cpu_per_min"])
+        share, ratio = burned / 60, result["p99"] / idle["p99"]
+        split = ", ".join(f"{part} {max(0.0, used - idle['parts'][part]) / 60:.1%}"
+                          for part, used in result["parts"].items()) if len(result["parts"]) > 1 else ""
+        verdict = "ok" if share <= 0.10 and ratio <= 3 else "ABOVE TARGET"
+        print(f"{label} {kind:15} flood {burned:5.1f} CPU-s/min = {share:6.1%} of one core "
+              f"{f'({split}) ' if split else ''}(target <= 10 %), of which searches "
+              f"{result['solver_per_min']:4.1f}; bystander p99 {result['p99']:6.1f} ms = {ratio:4.2f} x idle "
+              f"(target <= 3); answers {result['statuses']}: {verdict}", flush=True)
+        results[kind] = {"share": share, "ratio": ratio, "verdict": verdict}
+    return results
+
+
+def run_direct(kind_db: str, args) -> dict[str, dict]:
+    """The app alone under gunicorn (``make serve``): only its own limits stand."""
     with scratch_databases(kind_db) as urls:
-        env = {**os.environ, "DATABASE_URL": urls["service"], "BIND": f"127.0.0.1:{PORT}",
+        env = {**os.environ, "DATABASE_URL": urls["service"], "BIND": f"127.0.0.1:{args.port}",
                **({"REDIS_URL": args.redis} if args.redis else {})}
         env.pop("ACCESS_LOG", None)
-        flask = [sys.executable, "-m", "flask", "--app", "service"]
-        subprocess.run([*flask, "db", "upgrade"], cwd=ROOT, env=env, check=True, capture_output=True)
-        subprocess.run([*flask, "pool", "fill", "--draw", "1", "--target", str(args.pool)], cwd=ROOT, env=env,
-                       check=True, capture_output=True)
+        fill_pool(env, args.pool)
         process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "service:create_app()"],
                                    cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                    start_new_session=True)
         try:
-            wait_ready(PORT, "/healthz", process)
-            watched, _ = new_game(Client(PORT, "127.0.0.2"), {})
-            idle = phase(None, PORT, process.pid, watched, args.idle_seconds, 0)
-            print(f"{kind_db}: idle bystander p50 {idle['p50']:.1f} ms, p99 {idle['p99']:.1f} ms; "
-                  f"server {idle['cpu_per_min']:.2f} CPU-s/min", flush=True)
-            for kind in args.floods.split(","):
-                result = phase(kind, PORT, process.pid, watched, args.seconds, args.loops)
-                burned = max(0.0, result["cpu_per_min"] - idle["cpu_per_min"])
-                share, ratio = burned / 60, result["p99"] / idle["p99"]
-                verdict = "ok" if share <= 0.10 and ratio <= 3 else "ABOVE TARGET"
-                print(f"{kind_db} {kind:15} flood {burned:5.1f} CPU-s/min = {share:6.1%} of one core "
-                      f"(target <= 10 %), of which searches {result['solver_per_min']:4.1f}; bystander p99 "
-                      f"{result['p99']:6.1f} ms = {ratio:4.2f} x idle (target <= 3); answers {result['statuses']}: "
-                      f"{verdict}", flush=True)
+            wait_ready(args.port, "/healthz", process)
+            return floods(f"direct {kind_db}", args.port, lambda: {"server": server_cpu(process.pid)}, args)
         finally:
             stop(process)
+
+
+def run_stack(args) -> dict[str, dict]:
+    """nginx in front of two gunicorn masters (deploy/stack.py), with its rate limits, on PostgreSQL."""
+    with scratch_databases("postgresql") as urls, tempfile.TemporaryDirectory(prefix="bench-abuse-") as run_dir:
+        settings = stack.StackSettings(
+            port=args.stack_port, run_dir=Path(run_dir), database_url=urls["service"], redis_url=args.stack_redis,
+            environment={"RATELIMIT_KEY_PREFIX": f"bench-abuse-{uuid.uuid4().hex[:8]}"})
+        fill_pool({**os.environ, **settings.environment, "DATABASE_URL": settings.database_url}, args.pool)
+        stack.up(settings)
+        try:
+            return floods("stack postgresql", settings.port, lambda: stack_cpu(settings.run_dir), args)
+        finally:
+            stack.down(settings.run_dir)
+
+
+def print_side_by_side(results: dict[str, dict[str, dict]]) -> None:
+    """One row per flood, one column per mode: share of one core, p99 over idle."""
+    if len(results) < 2:
+        return
+    modes = list(results)
+    width = max(24, *(len(mode) + 2 for mode in modes))
+    print("\nflood burn (% of one core) / bystander p99 (x idle); targets <= 10 %, <= 3 x")
+    print(f"{'flood':16}" + "".join(f"{mode:>{width}}" for mode in modes))
+    for kind in results[modes[0]]:
+        cells = []
+        for mode in modes:
+            figures = results[mode].get(kind)
+            cells.append(f"{figures['share']:6.1%} / {figures['ratio']:5.2f} x" if figures else "-")
+        print(f"{kind:16}" + "".join(f"{cell:>{width}}" for cell in cells))
 
 
 def main() -> None:
@@ -224,14 +296,35 @@ def main() -> None:
     parser.add_argument("--idle-seconds", type=float, default=10.0)
     parser.add_argument("--loops", type=int, default=8)
     parser.add_argument("--floods", default="hint,winnable,draw-undo-hint")
-    parser.add_argument("--pool", type=int, default=50, help="winnable draw-1 deals put in the pool first")
-    parser.add_argument("--redis", default=None, help="REDIS_URL for the solver cache (use database 2)")
+    # At WINNABLE_POOL_TARGET: a pool filled only to WINNABLE_POOL_LOW starts a refill at the first
+    # deal taken, which would bill the pool's own start-up fill to the flood.
+    parser.add_argument("--pool", type=int, default=200, help="winnable draw-1 deals put in the pool first")
+    parser.add_argument("--redis", default=None, help="direct mode: REDIS_URL for the solver cache (database 2)")
+    parser.add_argument("--modes", default="direct,stack", help="direct (gunicorn alone), stack (nginx + 2 apps)")
+    parser.add_argument("--port", type=int, default=PORT, help="direct mode's gunicorn")
+    parser.add_argument("--stack-port", type=int, default=18110, help="the stack's nginx; its apps on the next two")
+    parser.add_argument("--stack-redis", default="redis://127.0.0.1:6379/7",
+                        help="the stack's limits and solver cache (a key prefix of its own)")
     args = parser.parse_args()
-    for kind in (name.strip() for name in args.databases.split(",")):
-        if kind == "postgresql" and not postgres_reachable():
-            print("postgresql: unreachable, skipped")
-            continue
-        run(kind, args)
+    modes = {mode.strip() for mode in args.modes.split(",")}
+    results: dict[str, dict] = {}
+    if "direct" in modes:
+        for kind in (name.strip() for name in args.databases.split(",")):
+            if kind == "postgresql" and not postgres_reachable():
+                print("postgresql: unreachable, skipped")
+                continue
+            results[f"direct {kind}"] = run_direct(kind, args)
+    if "stack" in modes:
+        try:
+            stack.nginx_binary()
+        except RuntimeError as error:
+            print(f"stack: {error}, skipped")
+        else:
+            if postgres_reachable():
+                results["stack postgresql"] = run_stack(args)
+            else:
+                print("stack: postgresql unreachable, skipped")
+    print_side_by_side(results)
 
 
 if __name__ == "__main__":

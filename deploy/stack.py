@@ -11,6 +11,10 @@ everything ``up`` started (the pid files in ``--run-dir``)::
 The apps get ``PROXY_HOPS=1`` (nginx sets X-Forwarded-For to the address it saw)
 and share their rate-limit counters in Redis (``--redis``). Settings not named here
 (CORS_ORIGINS, RATELIMIT_*, …) pass through from the environment.
+
+nginx limits the request rate of each client address before the apps see a request
+(:data:`RATE_SETTINGS`: ``STACK_RATE``, ``STACK_SOLVER_RATE``, … override them), so that
+a flood is refused where a refusal is cheap.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import argparse
 import contextlib
 import http.client
 import json
+import math
 import os
 import re
 import shutil
@@ -54,6 +59,24 @@ _PARAM = "@@param@@"
 #: a length it requires (411), a transfer coding (501) or an HTTP version (505) it does not
 #: know make a malformed request for this API.
 _NGINX_STATUS = {400: ("400 411 501 505", 400), 431: ("494", 431)}
+#: The request-rate settings of nginx (StackSettings fields) and the variable overriding each.
+RATE_SETTINGS = {
+    "rate": "STACK_RATE", "burst": "STACK_BURST",
+    "write_rate": "STACK_WRITE_RATE", "write_burst": "STACK_WRITE_BURST",
+    "create_rate": "STACK_CREATE_RATE", "create_burst": "STACK_CREATE_BURST",
+    "solver_rate": "STACK_SOLVER_RATE", "solver_burst": "STACK_SOLVER_BURST",
+    "refused_rate": "STACK_REFUSED_RATE",
+}
+#: The status limit_req refuses with inside nginx, turned into a 429 by error_page: its
+#: refusals get documents of their own, sent slowly, while limit_conn's 429 stays immediate.
+LIMIT_REQ_STATUS = 439
+#: The document of a request-rate refusal, by location (``rate``: every location without its
+#: own): the code and the Retry-After of each.
+LIMITED_LOCATIONS = {
+    "rate": ("RATE_LIMITED", lambda s: 1),
+    "solver": ("SOLVER_RATE_LIMITED", lambda s: math.ceil(60 / s.solver_rate)),
+    "create": ("RATE_LIMITED", lambda s: math.ceil(60 / s.create_rate)),
+}
 
 
 @dataclass
@@ -71,6 +94,20 @@ class StackSettings:
     header_buffer: int = 4096
     max_body: int = 16 * 1024
     conn_per_address: int = 32
+    # Per client address. Every request: far above what a page or a client polling a game sends.
+    rate: int = 50  # per second
+    burst: int = 100
+    # Every request but GET/HEAD/OPTIONS: a player acts a few times a second at most.
+    write_rate: int = 10  # per second
+    write_burst: int = 20
+    # POST /v1/games (which may deal a winnable game, a row of the pool).
+    create_rate: int = 30  # per minute
+    create_burst: int = 10
+    # GET /v1/games/{id}/hint: the app's SOLVER_RATELIMIT (20 per minute) at the door.
+    solver_rate: int = 20  # per minute
+    solver_burst: int = 10
+    # Bytes per second nginx sends its own 429s at: ~500 bytes take 2-3 s (0: at once).
+    refused_rate: int = 200
     worker_processes: int = 1
     worker_connections: int = 2048
     access_log: str = ""  # default: nginx-access.log in run_dir; "off" for none
@@ -82,6 +119,10 @@ class StackSettings:
 
     def __post_init__(self) -> None:
         self.run_dir = Path(self.run_dir)
+        for name in RATE_SETTINGS:
+            lowest = 0 if name == "refused_rate" else 1
+            if getattr(self, name) < lowest:
+                raise ValueError(f"{name} must be at least {lowest}, not {getattr(self, name)}")
         if not self.app_ports:
             self.app_ports = [self.port + 1, self.port + 2]
 
@@ -100,8 +141,10 @@ def problem_documents(settings: StackSettings) -> dict[int, dict[str, str]]:
 
     documents: dict[int | str, dict[str, str]] = {}
     problems = {**NGINX_PROBLEMS, "token": ("TOKEN_IN_QUERY", lambda s: {"param": _PARAM})}
+    for name, (code, retry_after) in LIMITED_LOCATIONS.items():
+        problems[f"{name}_429"] = (code, lambda s, r=retry_after: {"retry_after": r(s)})
     for status, (code, params_of) in problems.items():
-        assert status == "token" or STATUS[code] == status, (code, status)
+        assert not isinstance(status, int) or STATUS[code] == status, (code, status)
         params = params_of(settings)
         documents[status] = {
             lang: json.dumps({"type": problem_type(code), "title": problem_title(code), "status": STATUS[code],
@@ -128,11 +171,19 @@ def render_nginx_conf(settings: StackSettings) -> str:
                          f"            rewrite ^ /_problem/token last;\n"
                          f"        }}")
         seen, answered = _NGINX_STATUS.get(status, (status, status))
-        answered = 400 if status == "token" else answered
+        answered = 400 if status == "token" else 429 if str(status).endswith("_429") else answered
         # A URI, not a named location: a request line nginx could not parse has no URI to keep.
-        if status != "token":
+        if isinstance(status, int):
             pages.append(f"        error_page {seen} ={answered} /_problem/{status};")
-        extra = "            add_header Retry-After 1 always;\n" if status in (429, 502, 503, 504) else ""
+        elif status == "rate_429":
+            pages.append(f"        error_page {LIMIT_REQ_STATUS} =429 /_problem/{status};")
+        retry_after = json.loads(by_lang["en"])["params"].get("retry_after", 1)
+        extra = (f"            add_header Retry-After {retry_after} always;\n"
+                 if answered in (429, 502, 503, 504) else "")
+        if str(status).endswith("_429") and settings.refused_rate:
+            # A tarpit: nginx sends its refusal slowly (timers, no CPU), so a loop that ignores
+            # Retry-After gets one answer per connection every few seconds instead of thousands.
+            extra += f"            limit_rate {settings.refused_rate};\n"
         locations.append(
             f"        location = /_problem/{status} {{\n"
             f"            internal;\n"
@@ -144,6 +195,13 @@ def render_nginx_conf(settings: StackSettings) -> str:
             f"            return {answered} $problem_{status};\n"
             f"        }}")
     run_dir = settings.run_dir.resolve()
+
+    def pages_of(location: str) -> str:
+        """The server's error pages for a location of its own, with its own 429 document."""
+        own = [page.replace("/_problem/rate_429;", f"/_problem/{location}_429;") for page in pages
+               if "error_page" in page]
+        return "\n".join("    " + page for page in own)
+
     values = {
         "worker_processes": settings.worker_processes,
         "worker_connections": settings.worker_connections,
@@ -151,12 +209,15 @@ def render_nginx_conf(settings: StackSettings) -> str:
         "temp_dir": settings.temp_dir or f"{run_dir}/nginx-temp",
         "error_log": settings.error_log or f"{run_dir}/nginx-error.log",
         "access_log": "off" if settings.access_log == "off"
-        else f"{settings.access_log or run_dir / 'nginx-access.log'} edge",
+        else f"{settings.access_log or run_dir / 'nginx-access.log'} edge if=$logged",
         "client_timeout": settings.client_timeout,
         "upstream_timeout": settings.upstream_timeout,
         "header_buffer": f"{settings.header_buffer // 1024}k",
         "max_body": f"{settings.max_body // 1024}k",
         "conn_per_address": settings.conn_per_address,
+        **{name: getattr(settings, name) for name in RATE_SETTINGS},
+        **{f"{name}_error_pages": pages_of(name) for name in LIMITED_LOCATIONS if name != "rate"},
+        "limit_req_status": LIMIT_REQ_STATUS,
         "listen": f"{settings.listen_host}:{settings.port}",
         "upstream_servers": "\n".join(f"        server {upstream} max_fails=1 fail_timeout=2s;"
                                       for upstream in settings.upstreams
@@ -343,8 +404,18 @@ def main() -> None:
     parser.add_argument("--redis", default=os.environ.get("STACK_REDIS_URL", StackSettings.redis_url))
     parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_WORKERS", "2")))
     args = parser.parse_args()
-    settings = StackSettings(port=args.port, run_dir=args.run_dir, database_url=args.database_url,
-                             redis_url=args.redis, workers=args.workers)
+    rates = {}
+    for name, variable in RATE_SETTINGS.items():
+        if variable in os.environ:
+            try:
+                rates[name] = int(os.environ[variable])
+            except ValueError:
+                parser.error(f"{variable} must be a whole number, not {os.environ[variable]!r}")
+    try:
+        settings = StackSettings(port=args.port, run_dir=args.run_dir, database_url=args.database_url,
+                                 redis_url=args.redis, workers=args.workers, **rates)
+    except ValueError as error:
+        parser.error(str(error))
     if args.command == "down":
         down(settings.run_dir)
         print(f"stack in {settings.run_dir} stopped")

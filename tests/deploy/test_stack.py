@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import http.client
 import json
+import math
 import os
 import shutil
 import socket
@@ -89,6 +90,10 @@ def running(ports, front_origins, tmp_path_factory):
         settings = stack.StackSettings(
             port=ports[0], app_ports=ports[1:3], run_dir=tmp_path_factory.mktemp("stack"), database_url=url,
             redis_url=REDIS_URL, workers=1, threads=4, client_timeout=10,
+            # nginx's per-address rates out of the way of the app's limits tested here; the
+            # solver's stays as deployed (test_a_hint_flood_is_refused_by_nginx).
+            rate=10_000, burst=10_000, write_rate=10_000, write_burst=10_000, create_rate=100_000,
+            create_burst=10_000,
             environment={"RATELIMIT_KEY_PREFIX": f"stack-test-{uuid.uuid4().hex}",
                          "RATELIMIT_DEFAULT": "100000 per minute",
                          "RATELIMIT_WRITE": f"{WRITE_LIMIT} per {WRITE_WINDOW} seconds",
@@ -233,6 +238,48 @@ def test_the_write_limit_holds_across_both_instances(running, base):
     time.sleep(max(0.0, first_hit + elapsed + retry_after - time.monotonic()))
     later = requests.post(f"{base}/v1/games/{game_id}/draw", headers=auth, timeout=30)
     assert later.status_code in (200, 422), "retrying after Retry-After must succeed"
+
+
+def _hint_from(port: int, source: str, game_id: str, auth: dict) -> tuple[int, dict, dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
+    try:
+        conn.request("GET", f"/v1/games/{game_id}/hint", headers={**auth, "Accept-Language": "de"})
+        response = conn.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, json.loads(response.read())
+    finally:
+        conn.close()
+
+
+def _hints_logged(settings) -> int:
+    return sum(log.read_text().count("/hint ") for log in Path(settings.run_dir).glob("api-*-access.log"))
+
+
+def test_a_hint_flood_is_refused_by_nginx_while_another_address_is_served(running, base):
+    game_id, auth = _new_game(base, "TF1-D1N-AAAAAAB")
+    logged = _hints_logged(running)
+    burst, every = running.solver_burst, 60 / running.solver_rate  # seconds between two more
+    started = time.monotonic()
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda _: _hint_from(running.port, "127.0.0.21", game_id, auth),
+                                range(burst + 10)))
+    elapsed = time.monotonic() - started  # nginx sends its refusals slowly (refused_rate)
+    served = [body for status, _, body in answers if status == 200]
+    refused = [(headers, body) for status, headers, body in answers if status == 429]
+    assert len(served) + len(refused) == len(answers), {status for status, _, _ in answers}
+    # The burst plus the one the rate allows at once, and one more per interval that passed.
+    assert burst + 1 <= len(served) <= burst + 2 + elapsed // every, (len(served), elapsed)
+    assert refused
+    retry_after = math.ceil(every)
+    for headers, body in refused:
+        assert headers["content-type"].startswith("application/problem+json")
+        assert body["code"] == "SOLVER_RATE_LIMITED" and body["status"] == 429
+        assert body["params"] == {"retry_after": retry_after} and headers["retry-after"] == str(retry_after)
+        assert headers["content-language"] == "de" and f"{retry_after} s" in body["detail"]
+        assert "x-ratelimit-limit" not in headers, "refused by nginx, not by the app"
+    time.sleep(0.3)  # access logs are written after the answer
+    assert _hints_logged(running) - logged == len(served), "no refused hint reached an app"
+    status, _, body = _hint_from(running.port, "127.0.0.22", game_id, auth)
+    assert status == 200 and "verdict" in body, body
 
 
 # ---- concurrency over both instances -----------------------------------------------------
