@@ -12,8 +12,9 @@ import logging
 
 from sqlalchemy.exc import DBAPIError
 
-#: Loggers that log request failures with their exception.
-LOGGERS = ("service", "service.api.problems")
+#: Every logger of the service that logs a failure with its exception. A logger's filter does
+#: not see the records its children pass up, so each one is named (a test checks the list).
+LOGGERS = ("service", "service.api.problems", "service.api.solving", "service.solver.cache")
 
 
 class RedactedDatabaseError(Exception):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import wraps
 
-from flask import Response, request
+from flask import Response
 from flask.views import MethodView
 
 from ..engine import Action, Game
@@ -12,7 +12,7 @@ from ..store import ActionRow, games
 from . import usecases
 from .contract import headers
 from .paging import HISTORY_CURSOR
-from .present import etag, game_json, iso, json_response
+from .present import etag, game_json, if_none_match, iso, json_response
 from .problems import Blueprint
 from .schemas import (
     EmptyBodySchema,
@@ -70,7 +70,7 @@ class GameResource(MethodView):
         The `ETag` is the game's version; send it as `If-None-Match` to poll cheaply.
         """
         row = usecases.get_game(game_id)
-        if etag(row.version) in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        if if_none_match(etag(row.version)):
             return Response(status=304, headers={"ETag": etag(row.version)})
         return json_response(game_json(row, Game.from_state(row.state)), version=row.version)
 

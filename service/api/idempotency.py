@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from ..store.answers import find_created, stage_created
 from . import jsonin
 from .limits import client_address
-from .problems import PROBLEM_MEDIA_TYPE, ApiProblem, problem_response
+from .problems import ApiProblem, problem_response
 
 MAX_KEY_LENGTH = 128
 #: headers never stored: the server computes them afresh for every answer
@@ -76,10 +76,6 @@ def replay(status: int, headers: list, raw: bytes) -> Response:
             response.headers.add(name, value)
     response.headers["Idempotent-Replayed"] = "true"
     return response
-
-
-def is_problem(response: Response) -> bool:
-    return response.mimetype == PROBLEM_MEDIA_TYPE
 
 
 # -- creates ---------------------------------------------------------------------------

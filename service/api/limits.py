@@ -115,7 +115,8 @@ def _token_key() -> str:
     """The bearer token's hash; requests without one share their address's bucket."""
     token = presented_token()
     if token is not None:
-        return "token:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+        # Salted: the stored token_hash is sha256(token); the limiter's store must not hold part of it.
+        return "token:" + hashlib.sha256(b"ratelimit\0" + token.encode()).hexdigest()[:32]
     return "address:" + _address()
 
 

@@ -83,6 +83,8 @@ def hint(game_id: str) -> Response:
     end_read()  # no transaction stays open during the search
     answer = solve_hint(state)
     hints = games.count_hint(game_id)
+    if hints is None:
+        raise ApiProblem("GAME_NOT_FOUND", game=game_id)
     return json_response({"game": game_id, "version": version, **answer, "hints": hints})
 
 
@@ -127,7 +129,8 @@ def apply_action(record: GameRecord, action: Action) -> Response:
 def _replay(stored: IdempotentAnswer):
     if stored.raw is not None:
         return idempotency.replay(stored.status, stored.headers, stored.raw)
-    # Stored before migration 0003: no exact bytes, rebuild the answer from its JSON.
+    # Stored before migration 0004 added the exact bytes (kept at most IDEMPOTENCY_RETENTION_HOURS):
+    # rebuild the answer from its JSON.
     headers = {"Idempotent-Replayed": "true"}
     if stored.status == 200:
         return json_response(stored.body, version=stored.body["version"], headers=headers)

@@ -117,12 +117,16 @@ def store_action(record: GameRecord, game: Game, notation: str, detail: dict, po
     return dataclasses.replace(record, **changes)
 
 
-def count_hint(game_id: str) -> int:
-    """Count one more hint for a game, in a short transaction of its own; the new count."""
+def count_hint(game_id: str) -> int | None:
+    """Count one more hint for a game, in a short transaction of its own; the new count.
+
+    None when the game is gone: the search runs outside any transaction, and the purge
+    may delete an idle anonymous game meanwhile.
+    """
     with write_transaction() as session:
         return session.execute(
             update(GameRow).where(GameRow.id == game_id).values(hints=GameRow.hints + 1).returning(GameRow.hints)
-        ).scalar_one()
+        ).scalar_one_or_none()
 
 
 def history_page(game_id: str, after_seq: int, limit: int) -> list[ActionRow]:

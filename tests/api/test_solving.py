@@ -37,6 +37,25 @@ def test_hint_is_for_the_owner_only(client):
     assert client.get(f"/v1/games/{game['id']}").get_json()["hints"] == 0
 
 
+def test_a_game_purged_during_its_hint_search_is_404(app, client, monkeypatch):
+    from service.api import usecases
+    from service.extensions import db
+    from service.store import GameRow
+
+    game, headers = new_game(client, code=EASY)
+    searched = usecases.solve_hint
+
+    def search_while_the_purge_runs(state):
+        answer = searched(state)
+        with app.app_context():
+            db.session.query(GameRow).filter_by(id=game["id"]).delete()
+            db.session.commit()
+        return answer
+
+    monkeypatch.setattr(usecases, "solve_hint", search_while_the_purge_runs)
+    problem(client.get(f"/v1/games/{game['id']}/hint", headers=headers), 404, "GAME_NOT_FOUND")
+
+
 def test_following_the_hints_wins_the_game_and_counts_them(client):
     game, headers = new_game(client, code=EASY)
     asked = 0

@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import uuid
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -65,8 +66,8 @@ def test_answers_to_an_allowed_origin_expose_the_headers_a_client_reads(make_cli
     assert response.status_code == 201
     assert response.headers["Access-Control-Allow-Origin"] == FRONT
     exposed = {name.strip().lower() for name in response.headers["Access-Control-Expose-Headers"].split(",")}
-    assert {"etag", "location", "retry-after", "content-language", "x-ratelimit-limit",
-            "x-ratelimit-remaining", "x-ratelimit-reset"} <= exposed
+    assert {"etag", "location", "retry-after", "content-language", "idempotent-replayed", "www-authenticate",
+            "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"} <= exposed
     assert "Origin" in response.headers.get("Vary", "")
 
 
@@ -261,3 +262,13 @@ def test_a_failed_request_logs_its_database_error_without_values(make_client, ca
     assert caplog.records, "the failure is logged"
     assert secret not in logged
     assert "INSERT INTO players (token_hash) VALUES" in logged
+
+
+def test_every_logger_of_the_service_carries_the_redactor():
+    # A logger's filter does not see its children's records: a new module logger must be listed.
+    from service import logs
+
+    root = Path(__file__).resolve().parents[2] / "service"
+    modules = {".".join(path.relative_to(root.parent).with_suffix("").parts)
+               for path in root.rglob("*.py") if "logging.getLogger(__name__)" in path.read_text(encoding="utf-8")}
+    assert modules and modules <= set(logs.LOGGERS)
