@@ -120,6 +120,9 @@ def assert_page_shows(page, engine: Game) -> dict:
 
 def drag(page, source: str, target: str) -> None:
     """Drag with real mouse events: grab the visible top strip of the card, drop on the target."""
+    # Measure once the cards have stopped sliding (a loaded machine draws the last move slowly);
+    # endless animations (a hint's pulse) never stop and do not move cards.
+    wait_until(page, "document.getAnimations().every(a => a.effect.getTiming().iterations === Infinity)")
     box = page.locator(source).bounding_box()
     goal = page.locator(target).bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 8)
