@@ -30,6 +30,7 @@ import requests
 
 from tests.api.test_concurrency import act_concurrently
 from tests.databases import scratch_postgres
+from tests.web.conftest import launched_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "deploy"))
@@ -435,28 +436,14 @@ PLAY_THROUGH_CORS = """async (api) => {
 
 @pytest.fixture(scope="module")
 def browser(front_origins):
-    try:  # the browser tests' shared launcher: in tests/web/conftest.py once #15 is merged
-        from tests.web.conftest import CHROMIUM_ARGS, chromium_path
-    except ImportError:
-        from tests.web.test_play_page import CHROMIUM_ARGS, chromium_path
-
-    executable = chromium_path()
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("the playwright package is not installed")
     servers = []
     for origin in front_origins.values():
         server = ThreadingHTTPServer(("127.0.0.1", int(origin.rsplit(":", 1)[1])), _FrontPage)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers.append(server)
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
-            try:
-                yield browser
-            finally:
-                browser.close()
+        with launched_chromium() as browser:
+            yield browser
     finally:
         for server in servers:
             server.shutdown()

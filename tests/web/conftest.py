@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 
@@ -43,9 +44,9 @@ def served(tmp_path, sqlite_template, request):
         db.engine.dispose()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """The system Chromium, headless, once per test module."""
+@contextlib.contextmanager
+def launched_chromium():
+    """The system Chromium, headless, under Playwright (skipped without them; under CI a failure)."""
     executable = chromium_path()
     try:
         from playwright.sync_api import sync_playwright
@@ -59,3 +60,10 @@ def browser():
             yield chromium
         finally:
             chromium.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """The system Chromium, headless, once per test module."""
+    with launched_chromium() as chromium:
+        yield chromium
