@@ -5,9 +5,10 @@ from __future__ import annotations
 from .. import i18n
 from ..codes import PARAMS, STATUS
 from ..store import ping
+from .answers import HealthSchema, ReadinessSchema, RuleCatalogSchema, RuleSchema
 from .present import json_response
 from .problems import ApiProblem, Blueprint, problem_response
-from .schemas import HealthSchema, ReadinessSchema, RuleCatalogSchema, RuleSchema, RulesQuerySchema
+from .schemas import RulesQuerySchema
 
 blp = Blueprint("rules", __name__, url_prefix="/v1/rules",
                 description="Every error code with its HTTP status and its message in five languages.")

@@ -7,12 +7,13 @@ from marshmallow import Schema, fields, validate
 
 from ..store import PlayerRow, games, players, stats, write_transaction
 from . import idempotency
+from .answers import PlayerAnswerSchema
 from .auth import hash_token, is_id, new_id, new_token
 from .contract import headers
 from .paging import PLAYER_GAMES_CURSOR, cursor_field, limit_field
 from .present import iso, json_response, seconds
 from .problems import ApiProblem, Blueprint
-from .schemas import DRAW_CHOICES, NewPlayerSchema, PlayerAnswerSchema, StrictSchema
+from .schemas import DRAW_CHOICES, NewPlayerSchema, StrictSchema
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players and their tokens.")
 

@@ -1,4 +1,4 @@
-"""The typed problems, enums and common answers of service/api/contract.py follow the code's own tables."""
+"""The contract's typed problems, enums and common answers follow the code's own tables."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from service.api.contract import param_schema, problem_schema_name, status_union_name
+from service.api.problem_schemas import param_schema, problem_schema_name, status_union_name
 from service.codes import PARAMS, STATUS
 
 SPEC = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text(encoding="utf-8"))
@@ -15,7 +15,7 @@ SCHEMAS = SPEC["components"]["schemas"]
 
 def test_every_param_of_every_code_is_typed():
     untyped = sorted({name for names in PARAMS.values() for name in names if param_schema(name) is None})
-    assert not untyped, f"give these params a type in service/api/contract.py: {untyped}"
+    assert not untyped, f"give these params a type in service/api/problem_schemas.py: {untyped}"
 
 
 def test_one_problem_schema_per_code_with_its_status_and_params():
