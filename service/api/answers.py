@@ -192,12 +192,36 @@ class RuleSchema(AnswerSchema):
     messages = fields.Nested(MessagesSchema, metadata={"description": "Without `lang`: every language's template."})
 
 
+def _names(description: str) -> fields.Dict:
+    return fields.Dict(keys=fields.String(), values=fields.String(), required=True,
+                       metadata={"description": description})
+
+
+class CardNamesSchema(AnswerSchema):
+    format = fields.String(required=True, metadata={"description": "A card: `{rank}` and `{suit}` as below.",
+                                                    "example": "{rank}{suit}"})
+    ranks = _names("Each rank (`A`, `2`…`9`, `T`, `J`, `Q`, `K`) as a card shows it.")
+    suits = _names("Each suit (`S`, `H`, `D`, `C`) as a card shows it.")
+    names = _names("Each rank said on its own (a `needs` param).")
+
+
+class ParamNamesSchema(AnswerSchema):
+    piles = _names("Each pile (`t1`…`t7`, `waste`, `stock`, `fS`…, `foundation`) as a sentence names it.")
+    cards = fields.Nested(CardNamesSchema, required=True)
+
+
+ParamNamesByLanguageSchema = Schema.from_dict({lang: fields.Nested(ParamNamesSchema) for lang in i18n.LANGUAGES},
+                                              name="ParamNamesByLanguage")
+
+
 class RuleCatalogSchema(AnswerSchema):
     # Not "Rules": openapi-python-client names the parsed object after the schema, and a
     # property `rules` would overwrite it.
     lang = named("Language", allow_none=True, metadata={"description": "The `lang` asked for, or null."})
     languages = fields.List(named("Language"), required=True)
     rules = fields.List(fields.Nested(RuleSchema), required=True)
+    names = fields.Nested(ParamNamesByLanguageSchema, required=True, metadata={
+        "description": "Per language of `languages`: how its templates show the pile, card and rank params."})
 
 
 class HealthSchema(AnswerSchema):

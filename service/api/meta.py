@@ -31,12 +31,14 @@ def _rule(code: str, lang: str | None) -> dict:
 def rules(query):
     """List every code with its status and message
 
-    Messages are templates whose `{placeholders}` are the code's `params`. With `lang`, one
-    language; without, all five (en, de, da, ro, ja).
+    Messages are templates whose `{placeholders}` are the code's `params`; `names` says how
+    each language shows the pile, card and rank params in them. With `lang`, one language;
+    without, all five (en, de, da, ro, ja).
     """
     lang = query.get("lang")
-    return json_response({"lang": lang, "languages": [lang] if lang else list(i18n.LANGUAGES),
-                          "rules": [_rule(code, lang) for code in PARAMS]})
+    languages = [lang] if lang else list(i18n.LANGUAGES)
+    return json_response({"lang": lang, "languages": languages, "rules": [_rule(code, lang) for code in PARAMS],
+                          "names": {language: i18n.names(language) for language in languages}})
 
 
 @blp.route("/<code>")
