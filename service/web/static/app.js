@@ -3,8 +3,12 @@
 // The server owns every rule. This page renders the game JSON it gets back, turns
 // clicks, drags and keys into actions, and shows the problem's `detail` (localized by
 // the Accept-Language header it sends) when an action is rejected. Its own strings are
-// in strings.js; nothing here is inline in the HTML, so a strict CSP can serve it.
+// in strings.js, the names of piles and cards come from the server's catalogs (names.js),
+// and api.js speaks to the API; nothing here is inline in the HTML, so a strict CSP can
+// serve it.
 
+import { request } from "./api.js";
+import { cardName, pileName, useNames } from "./names.js";
 import { STRINGS } from "./strings.js";
 
 const LANGS = ["en", "de", "da", "ro", "ja"];
@@ -93,35 +97,12 @@ function parseTime(text) {
   return Number.isNaN(ms) ? null : ms;
 }
 
-// ---- the API -----------------------------------------------------------------------
+// ---- the API, in the page's language and with the game's token ---------------------
 
-class ApiError extends Error {
-  constructor(status, problem) {
-    super((problem && (problem.detail || problem.title)) || `HTTP ${status}`);
-    this.status = status;
-    this.problem = problem || {};
-    this.code = this.problem.code || null;
-  }
-}
-
-async function api(method, path, body, { auth = true } = {}) {
-  const headers = { Accept: "application/json, application/problem+json", "Accept-Language": ui.lang };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (auth && ui.token) headers.Authorization = `Bearer ${ui.token}`;
-  let response;
-  try {
-    response = await fetch(`/v1${path}`, {
-      method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: "no-store",
-    });
-  } catch {
-    throw new ApiError(0, { detail: t("networkError") });
-  }
-  let data = null;
-  try {
-    data = await response.json();
-  } catch { /* an empty or non-JSON body */ }
-  if (!response.ok) throw new ApiError(response.status, data);
-  return data;
+function api(method, path, body, { auth = true } = {}) {
+  return request(method, path, {
+    body, lang: ui.lang, token: auth ? ui.token : null, offline: t("networkError"),
+  });
 }
 
 // ---- messages ----------------------------------------------------------------------
@@ -294,7 +275,7 @@ function cardElement(name, { focusable = false } = {}) {
     + `<span class="center" aria-hidden="true">${middle}</span>`
     + `<span class="corner br" aria-hidden="true">${corner}</span>`
     // the name read out: the drawn corners and pips are hidden from screen readers
-    + `<span class="sr-only">${rankLabel(rank)}${SYMBOL[suit]} ${t(suit)}</span>`;
+    + `<span class="sr-only">${cardName(name)}</span>`;
   return el;
 }
 
@@ -449,7 +430,7 @@ function render() {
       pile.removeAttribute("tabindex");
       pile.setAttribute("role", "group");
     }
-    pile.setAttribute("aria-label", `${t("column", { n: index + 1 })}: ${column.map(cardName).join(" ") || t("emptyColumn")}`);
+    pile.setAttribute("aria-label", `${pileName(`t${index + 1}`)}: ${column.map(cardName).join(" ") || t("emptyColumn")}`);
     tallest = Math.max(tallest, ui.ch + Math.max(0, column.length - 1) * offset);
   });
   $(".tableau").style.minHeight = `${tallest + 4}px`;
@@ -495,7 +476,7 @@ function render() {
   waste.replaceChildren(...wasteCards);
   waste.classList.toggle("empty", game.waste.length === 0);
   waste.classList.toggle("thick", game.waste.length > shown + 1);
-  waste.setAttribute("aria-label", `${t("waste")}: ${game.waste.length}`);
+  waste.setAttribute("aria-label", `${pileName("waste")}: ${game.waste.length}`);
 
   // the foundations, fixed order S H D C: the top card and the one under it
   for (const suit of SUITS) {
@@ -506,7 +487,7 @@ function render() {
     if (n >= 1) cards.push(cardElement(`${RANKS[n - 1]}${suit}`));
     pile.replaceChildren(...cards);
     pile.classList.toggle("empty", n === 0);
-    pile.setAttribute("aria-label", `${t("foundation", { suit: t(suit) })}: ${n ? cardName(`${RANKS[n - 1]}${suit}`) : "—"}`);
+    pile.setAttribute("aria-label", `${pileName(`f${suit}`)}: ${n ? cardName(`${RANKS[n - 1]}${suit}`) : "—"}`);
   }
 
   // the status bar
@@ -936,18 +917,6 @@ async function showHint() {
   announce(t(proven ? "hintShow" : "hintTry", { move }));
 }
 
-function pileName(pile) {
-  if (!pile) return "";
-  if (/^t[1-7]$/.test(pile)) return t("column", { n: pile.slice(1) });
-  if (/^f[SHDC]$/.test(pile)) return t("foundation", { suit: t(pile.slice(1)) });
-  if (pile === "foundation") return t("foundationAny");
-  return pile === "waste" ? t("waste") : pile;
-}
-
-function cardName(name) {
-  return name ? `${rankLabel(name.slice(0, -1))}${SYMBOL[name.slice(-1)]}` : "";
-}
-
 function topOf(pile) {
   const game = ui.game;
   if (!pile || !game) return null;
@@ -1102,7 +1071,9 @@ function celebrate() {
 
 // ---- language, settings and the menu ------------------------------------------------
 
-function applyLang() {
+// The page's own strings at once; the board once the catalogs' names of piles and cards
+// in the language are in (names.js).
+async function applyLang() {
   document.documentElement.lang = ui.lang;
   $("#lang").value = ui.lang;
   for (const el of $$("[data-i18n]")) el.textContent = t(el.dataset.i18n);
@@ -1113,6 +1084,11 @@ function applyLang() {
     }
   }
   for (const page of ["rules", "examples", "faq"]) $(`.help-${page}`).href = `/help/${page}?lang=${ui.lang}`;
+  try {
+    await useNames(ui.lang, { offline: t("networkError") });
+  } catch (err) {
+    reportError(err, { rule: false }); // the page still plays, naming piles and cards by their ids
+  }
   render();
 }
 
@@ -1160,7 +1136,6 @@ function init() {
   $("#draw-mode").value = String(storageGet(KEYS.draw, 1) === 3 ? 3 : 1);
   $("#show-rules").checked = ui.showRules;
   $("#double-click").checked = ui.doubleClick;
-  applyLang();
 
   $("#new-game-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -1226,7 +1201,7 @@ function init() {
   });
   setInterval(tick, 1000);
 
-  resume();
+  applyLang().then(resume);
 }
 
 init();
