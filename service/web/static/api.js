@@ -12,7 +12,9 @@ export class ApiError extends Error {
 
 // `lang` is sent as Accept-Language, `token` (if any) as the bearer; `offline` is the
 // message when the server cannot be reached at all.
-export async function request(method, path, { body, lang, token = null, offline = "Network error" } = {}) {
+/** @param {{body?: unknown, lang?: string, token?: string | null, offline?: string}} [options] */
+export async function request(method, path, options = {}) {
+  const { body, lang, token = null, offline = "Network error" } = options;
   const headers = { Accept: "application/json, application/problem+json" };
   if (lang) headers["Accept-Language"] = lang;
   if (body !== undefined) headers["Content-Type"] = "application/json";
