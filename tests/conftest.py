@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 
 import pytest
@@ -55,9 +56,9 @@ def database_url(request, tmp_path) -> str:
     return url
 
 
-@pytest.fixture
-def app(database_url):
-    """A test app; every answer it sends during the test must be declared in openapi.yaml."""
+@contextlib.contextmanager
+def conforming_app(database_url: str):
+    """A test app; every answer it sends in the block must be declared in openapi.yaml."""
     app = create_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": False})
     with conforming(app):
         yield app
@@ -66,8 +67,34 @@ def app(database_url):
 
 
 @pytest.fixture
+def app(database_url):
+    """A test app on a fresh database; every answer it sends must be declared in openapi.yaml."""
+    with conforming_app(database_url) as app:
+        yield app
+
+
+@pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def shared_client(request, tmp_path_factory):
+    """A test client on its own database of each backend, kept for the whole module.
+
+    For tables of requests, one ``parametrize`` case each, that change nothing or only add
+    what no other case reads: each case then costs its requests, not a fresh database.
+    """
+    if request.param == "sqlite":
+        path = tmp_path_factory.mktemp("shared") / "shared.db"
+        shutil.copy(request.getfixturevalue("sqlite_template"), path)
+        with conforming_app(f"sqlite:///{path}") as app:
+            yield app.test_client()
+    else:
+        with scratch_postgres("solitaire_shared") as url:
+            _upgrade(url)
+            with conforming_app(url) as app:
+                yield app.test_client()
 
 
 @pytest.fixture

@@ -10,22 +10,12 @@ from flask.views import MethodView
 from ..engine import Action, Game
 from ..store import ActionRow, games
 from . import usecases
+from .answers import GameSchema, HintSchema, HistoryPageSchema, LegalActionsSchema
 from .contract import headers
 from .paging import HISTORY_CURSOR
 from .present import etag, game_json, if_none_match, iso, json_response
 from .problems import Blueprint
-from .schemas import (
-    EmptyBodySchema,
-    GameSchema,
-    HintSchema,
-    HistoryPageSchema,
-    LegalActionsSchema,
-    MoveSchema,
-    NewGameSchema,
-    PageQuerySchema,
-    TakeBackSchema,
-    TapSchema,
-)
+from .schemas import EmptyBodySchema, MoveSchema, NewGameSchema, PageQuerySchema, TakeBackSchema, TapSchema
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Deal games and play them: every action needs the owner's token.")

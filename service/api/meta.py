@@ -5,9 +5,10 @@ from __future__ import annotations
 from .. import i18n
 from ..codes import PARAMS, STATUS
 from ..store import ping
+from .answers import HealthSchema, ReadinessSchema, RuleCatalogSchema, RuleSchema
 from .present import json_response
 from .problems import ApiProblem, Blueprint, problem_response
-from .schemas import HealthSchema, ReadinessSchema, RuleCatalogSchema, RuleSchema, RulesQuerySchema
+from .schemas import RulesQuerySchema
 
 blp = Blueprint("rules", __name__, url_prefix="/v1/rules",
                 description="Every error code with its HTTP status and its message in five languages.")
@@ -30,12 +31,14 @@ def _rule(code: str, lang: str | None) -> dict:
 def rules(query):
     """List every code with its status and message
 
-    Messages are templates whose `{placeholders}` are the code's `params`. With `lang`, one
-    language; without, all five (en, de, da, ro, ja).
+    Messages are templates whose `{placeholders}` are the code's `params`; `names` says how
+    each language shows the pile, card and rank params in them. With `lang`, one language;
+    without, all five (en, de, da, ro, ja).
     """
     lang = query.get("lang")
-    return json_response({"lang": lang, "languages": [lang] if lang else list(i18n.LANGUAGES),
-                          "rules": [_rule(code, lang) for code in PARAMS]})
+    languages = [lang] if lang else list(i18n.LANGUAGES)
+    return json_response({"lang": lang, "languages": languages, "rules": [_rule(code, lang) for code in PARAMS],
+                          "names": {language: i18n.names(language) for language in languages}})
 
 
 @blp.route("/<code>")

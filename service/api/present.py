@@ -49,6 +49,33 @@ def game_json(row: GameRecord, game: Game) -> dict:
     }
 
 
+def game_summary_json(row) -> dict:
+    """A game in a player's list (``store.games.player_games_page``'s rows): no position, no history."""
+    return {"id": row.id, "code": row.code, "draw": row.draw, "status": row.status, "score": row.score,
+            "moves": row.moves, "created_at": iso(row.created_at), "finished_at": iso(row.finished_at),
+            "seconds": seconds(row.duration_ms)}
+
+
+def player_stats_json(rows: dict) -> dict:
+    """A player's statistics (``store.stats.read``'s rows by mode) over all games and per draw mode."""
+    return {"all": _stats_json(rows.get(0)), "draw1": _stats_json(rows.get(1)), "draw3": _stats_json(rows.get(3))}
+
+
+def _stats_json(row) -> dict:
+    started = row.started if row else 0
+    won = row.won if row else 0
+    return {
+        "started": started,
+        "won": won,
+        "win_rate": round(won / started, 4) if started else 0,
+        "best_score": row.best_score if row else None,
+        "fewest_moves": row.fewest_moves if row else None,
+        "fastest_win": seconds(row.fastest_ms) if row else None,
+        "current_streak": row.current_streak if row else 0,
+        "best_streak": row.best_streak if row else 0,
+    }
+
+
 def etag(version: int) -> str:
     return f'"{version}"'
 

@@ -16,14 +16,8 @@ from ..codes import PARAMS, STATUS
 from ..engine import NotationError, Rejection
 from ..store.db import database_unavailable
 from . import jsonin
-from .contract import (
-    PROBLEM_MEDIA_TYPE,
-    ContractPlugin,
-    problem_schema_ref,
-    problem_type,
-    ref_attribute,
-    register_components,
-)
+from .contract import ContractPlugin, ref_attribute, register_components
+from .problem_schemas import PROBLEM_MEDIA_TYPE, problem_schema_ref, problem_type
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +104,7 @@ class ProblemApi(Api):
         plugins = [*(extra_plugins or ()), LinksPlugin(), ContractPlugin()]
         super()._init_spec(extra_plugins=plugins, **options)
         self.ma_plugin.converter.add_attribute_function(ref_attribute)
-        from .schemas import register_answer_components
+        from .answers import register_answer_components
 
         # After ref_attribute: the answers' fields point at the named enums.
         register_answer_components(self.spec)

@@ -69,6 +69,16 @@ def catalog(lang: str) -> dict[str, str]:
     return {code: text for code, text in _load(_lang(lang)).items() if not code.startswith("_")}
 
 
+def names(lang: str) -> dict[str, Any]:
+    """How ``lang`` shows piles and cards: its catalog's ``_piles`` and ``_cards``, for clients that fill the templates.
+
+    >>> names("de")["piles"]["fH"], names("de")["cards"]["format"]
+    ('der Zielstapel für Herz', '{rank}{suit}')
+    """
+    table = _load(_lang(lang))
+    return {"piles": table["_piles"], "cards": table["_cards"]}
+
+
 def pile_name(pile: str, lang: str) -> str:
     """The display name of a pile (``t3`` → "column 3"); anything else is returned unchanged.
 

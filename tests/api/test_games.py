@@ -61,13 +61,13 @@ def test_create_draw_3(client):
     assert game["draw"] == 3 and game["code"].startswith("TF1-D3N-")
 
 
-def test_a_code_deals_exactly_that_game(client):
-    for code in ("TF1-D1N-AAAAAAG", "TF1-D3N-QWERTYU", "TF1-D1N-ZZZZZZZ", "TF1-D1N-AAAAAAA"):
-        game, _ = new_game(client, code=code)
-        assert game["code"] == code
-        assert game["draw"] == int(code[5])
-        assert game["tableau"] == dealt_tableau(code)
-        assert game["stock"] == 24
+@pytest.mark.parametrize("code", ["TF1-D1N-AAAAAAG", "TF1-D3N-QWERTYU", "TF1-D1N-ZZZZZZZ", "TF1-D1N-AAAAAAA"])
+def test_a_code_deals_exactly_that_game(shared_client, code):
+    game, _ = new_game(shared_client, code=code)
+    assert game["code"] == code
+    assert game["draw"] == int(code[5])
+    assert game["tableau"] == dealt_tableau(code)
+    assert game["stock"] == 24
 
 
 def test_a_lowercase_code_is_normalised(client):
@@ -90,10 +90,10 @@ INVALID_CODES = ["TF1-D2N-AAAAAAB", "TF2-D1N-AAAAAAB", "TF1-D1N-AAAAAA", "TF1-D1
                  "TF1-D1N-AAAAAAB "]
 
 
-def test_an_invalid_code_is_422_invalid_game_code(client):
-    for code in INVALID_CODES:
-        body = problem(client.post("/v1/games", json={"code": code}), 422, "INVALID_GAME_CODE")
-        assert body["params"] == {"code": code}
+@pytest.mark.parametrize("code", INVALID_CODES)
+def test_an_invalid_code_is_422_invalid_game_code(shared_client, code):
+    body = problem(shared_client.post("/v1/games", json={"code": code}), 422, "INVALID_GAME_CODE")
+    assert body["params"] == {"code": code}
 
 
 CREATE_MALFORMED = [
@@ -103,10 +103,10 @@ CREATE_MALFORMED = [
 ]
 
 
-def test_create_rejects_malformed_bodies_per_field(client):
-    for body, field in CREATE_MALFORMED:
-        answer = problem(client.post("/v1/games", json=body), 400, "INVALID_REQUEST")
-        assert field in answer["errors"], (body, answer)
+@pytest.mark.parametrize(("body", "field"), CREATE_MALFORMED)
+def test_create_rejects_malformed_bodies_per_field(shared_client, body, field):
+    answer = problem(shared_client.post("/v1/games", json=body), 400, "INVALID_REQUEST")
+    assert field in answer["errors"], answer
 
 
 def test_create_rejects_a_body_that_is_not_json(client):
@@ -202,18 +202,18 @@ NOT_ALLOWED = [
 ]
 
 
-def test_405_names_the_allowed_methods(client):
-    for method, path, allowed in NOT_ALLOWED:
-        response = getattr(client, method)(path)
-        body = problem(response, 405, "METHOD_NOT_ALLOWED")
-        assert body["params"] == {"method": method.upper()}
-        assert allowed <= {m.strip() for m in response.headers["Allow"].split(",")}, (path, response.headers)
+@pytest.mark.parametrize(("method", "path", "allowed"), NOT_ALLOWED)
+def test_405_names_the_allowed_methods(shared_client, method, path, allowed):
+    response = getattr(shared_client, method)(path)
+    body = problem(response, 405, "METHOD_NOT_ALLOWED")
+    assert body["params"] == {"method": method.upper()}
+    assert allowed <= {m.strip() for m in response.headers["Allow"].split(",")}, response.headers
 
 
-def test_unknown_paths_are_404_not_found(client):
-    for path in ("/nope", "/v1", "/v1/games/x/y", "/v2/games", "/v1/game"):
-        body = problem(client.get(path), 404, "NOT_FOUND")
-        assert body.keys() >= PROBLEM_KEYS
+@pytest.mark.parametrize("path", ["/nope", "/v1", "/v1/games/x/y", "/v2/games", "/v1/game"])
+def test_unknown_paths_are_404_not_found(shared_client, path):
+    body = problem(shared_client.get(path), 404, "NOT_FOUND")
+    assert body.keys() >= PROBLEM_KEYS
 
 
 # -- malformed action requests -------------------------------------------------
@@ -254,26 +254,28 @@ MALFORMED = [
 ]
 
 
-def test_malformed_actions_are_400_with_per_field_errors(client):
-    game, auth = new_game(client, code=CODE)
-    for action, body, field in MALFORMED:
-        answer = problem(act(client, game, auth, action, body), 400, "INVALID_REQUEST")
-        assert isinstance(answer["errors"], dict) and field in answer["errors"], (action, body, answer)
-        assert all(isinstance(messages, list) and messages for messages in answer["errors"].values())
-    read = client.get(f"/v1/games/{game['id']}").get_json()
-    assert read["version"] == 0
+def assert_untouched(client, game: dict) -> None:
+    assert client.get(f"/v1/games/{game['id']}").get_json()["version"] == 0
     assert client.get(f"/v1/games/{game['id']}/actions").get_json()["items"] == []
 
 
-def test_bodies_that_are_not_json_objects_are_400(client):
-    game, auth = new_game(client, code=CODE)
-    for action in ("moves", "draw", "tap", "take-back", "undo"):
-        for raw in ("{", "[1, 2]", '"draw"', "null", "not json", "{}{}"):
-            response = client.post(f"/v1/games/{game['id']}/{action}", data=raw,
-                                   content_type="application/json", headers=auth)
-            answer = problem(response, 400, "INVALID_REQUEST")
-            assert answer["errors"], (action, raw)
-    assert client.get(f"/v1/games/{game['id']}").get_json()["version"] == 0
+@pytest.mark.parametrize(("action", "body", "field"), MALFORMED)
+def test_malformed_actions_are_400_with_per_field_errors(shared_client, action, body, field):
+    game, auth = new_game(shared_client, code=CODE)
+    answer = problem(act(shared_client, game, auth, action, body), 400, "INVALID_REQUEST")
+    assert isinstance(answer["errors"], dict) and field in answer["errors"], answer
+    assert all(isinstance(messages, list) and messages for messages in answer["errors"].values())
+    assert_untouched(shared_client, game)
+
+
+@pytest.mark.parametrize("raw", ["{", "[1, 2]", '"draw"', "null", "not json", "{}{}"])
+@pytest.mark.parametrize("action", ["moves", "draw", "tap", "take-back", "undo"])
+def test_bodies_that_are_not_json_objects_are_400(shared_client, action, raw):
+    game, auth = new_game(shared_client, code=CODE)
+    response = shared_client.post(f"/v1/games/{game['id']}/{action}", data=raw,
+                                  content_type="application/json", headers=auth)
+    assert problem(response, 400, "INVALID_REQUEST")["errors"]
+    assert_untouched(shared_client, game)
 
 
 def test_bodyless_actions_take_no_body_or_an_empty_object(client):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from service import i18n
 from service.codes import PARAMS, STATUS
 from tests.api.helpers import problem
@@ -17,6 +19,7 @@ def test_rules_lists_every_code_in_five_languages(client):
         assert rule["status"] == STATUS[rule["code"]]
         assert rule["params"] == list(PARAMS[rule["code"]])
         assert set(rule["messages"]) == set(i18n.LANGUAGES)
+    assert list(body["names"]) == list(i18n.LANGUAGES)
 
 
 def test_rules_in_one_language_and_one_code(client):
@@ -31,6 +34,18 @@ def test_rules_in_one_language_and_one_code(client):
     problem(client.get("/v1/rules/NO_SUCH_CODE"), 404, "NOT_FOUND")
     problem(client.get("/v1/rules", query_string={"lang": "fr"}), 400, "INVALID_REQUEST")
     problem(client.get("/v1/rules/GAME_FINISHED", query_string={"lang": "xx"}), 400, "INVALID_REQUEST")
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_rules_names_word_a_rejection_as_the_server_does(client, lang):
+    body = client.get("/v1/rules", query_string={"lang": lang}).get_json()
+    assert list(body["names"]) == [lang]
+    piles, cards = body["names"][lang]["piles"], body["names"][lang]["cards"]
+    template = next(rule["message"] for rule in body["rules"] if rule["code"] == "FOUNDATION_SEQUENCE")
+    ten_of_hearts = cards["format"].format(rank=cards["ranks"]["T"], suit=cards["suits"]["H"])
+    worded = template.format(card=ten_of_hearts, foundation=piles["fH"], needs=cards["names"]["Q"])
+    params = {"card": "TH", "foundation": "fH", "needs": "Q"}
+    assert worded[:1].upper() + worded[1:] == i18n.message("FOUNDATION_SEQUENCE", params, lang)
 
 
 def test_probes(client):

@@ -6,6 +6,8 @@ picks the actions (it has its own tests), these tests check what HTTP makes of t
 
 from __future__ import annotations
 
+import pytest
+
 from service.engine import COLUMNS, UNDO_LIMIT, Action, Game, Pile
 from service.engine.rejections import RULE_PARAMS
 from tests.api.gameplay import WINNABLE_CODE, first_rejections, post_action, winning_line
@@ -195,21 +197,38 @@ def test_if_match(client):
     assert act(client, game, auth, "draw", **{"If-Match": '"0"'}).status_code == 200
     assert act(client, game, auth, "draw", **{"If-Match": '"5", "1"'}).status_code == 200
     assert act(client, game, auth, "draw", **{"If-Match": "*"}).status_code == 200
-    before = read(client, game)
-    for stale in ('"1"', '"0"', 'W/"3"', '"99"'):
-        response = act(client, game, auth, "draw", **{"If-Match": stale})
-        body = problem(response, 412, "VERSION_MISMATCH")
-        assert body["params"] == {"sent": stale, "current": 3}
-        assert response.headers["ETag"] == '"3"'
-    # a bare number is not an entity tag: malformed, not a mismatch
-    for malformed in ("3", "0", '"3', "3, *"):
-        body = problem(act(client, game, auth, "draw", **{"If-Match": malformed}), 400, "INVALID_REQUEST")
-        assert list(body["errors"]) == ["If-Match"]
-    assert read(client, game) == before
     # a rejected action with a matching If-Match is still the rule's rejection
     problem(act(client, game, auth, "recycle", **{"If-Match": '"3"'}), 422, "STOCK_NOT_EMPTY")
     # If-Match does not get past the owner check
     problem(act(client, game, {}, "draw", **{"If-Match": '"3"'}), 401, "AUTH_REQUIRED")
+
+
+def game_at_version_3(client) -> tuple[dict, dict]:
+    game, auth = new_game(client, code=WINNABLE_CODE)
+    for _ in range(3):
+        assert act(client, game, auth, "draw").status_code == 200
+    return game, auth
+
+
+@pytest.mark.parametrize("stale", ['"1"', '"0"', 'W/"3"', '"99"'])
+def test_a_stale_if_match_is_412_and_changes_nothing(shared_client, stale):
+    game, auth = game_at_version_3(shared_client)
+    before = read(shared_client, game)
+    response = act(shared_client, game, auth, "draw", **{"If-Match": stale})
+    body = problem(response, 412, "VERSION_MISMATCH")
+    assert body["params"] == {"sent": stale, "current": 3}
+    assert response.headers["ETag"] == '"3"'
+    assert read(shared_client, game) == before
+
+
+# A bare number is not an entity tag: malformed, not a mismatch.
+@pytest.mark.parametrize("malformed", ["3", "0", '"3', "3, *"])
+def test_an_if_match_that_is_not_entity_tags_is_400(shared_client, malformed):
+    game, auth = game_at_version_3(shared_client)
+    before = read(shared_client, game)
+    body = problem(act(shared_client, game, auth, "draw", **{"If-Match": malformed}), 400, "INVALID_REQUEST")
+    assert list(body["errors"]) == ["If-Match"]
+    assert read(shared_client, game) == before
 
 
 # -- Idempotency-Key -----------------------------------------------------------
@@ -268,12 +287,12 @@ def test_idempotency_keys_are_per_game(client):
     assert read(client, one)["version"] == 1 and read(client, two)["version"] == 1
 
 
-def test_malformed_idempotency_keys_are_400(client):
-    game, auth = new_game(client, code=WINNABLE_CODE)
-    for key in ("", "   ", "k" * 129):
-        body = problem(act(client, game, auth, "draw", **{"Idempotency-Key": key}), 400, "INVALID_REQUEST")
-        assert "Idempotency-Key" in body["errors"]
-    assert read(client, game)["version"] == 0
+@pytest.mark.parametrize("key", ["", "   ", "k" * 129])
+def test_malformed_idempotency_keys_are_400(shared_client, key):
+    game, auth = new_game(shared_client, code=WINNABLE_CODE)
+    body = problem(act(shared_client, game, auth, "draw", **{"Idempotency-Key": key}), 400, "INVALID_REQUEST")
+    assert "Idempotency-Key" in body["errors"]
+    assert read(shared_client, game)["version"] == 0
 
 
 # -- legal moves ---------------------------------------------------------------

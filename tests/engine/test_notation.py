@@ -105,14 +105,20 @@ def test_to_json():
     assert Action.parse("dtap:t1:KS").to_json() == {"action": "tap", "from": "t1", "card": "KS", "double": True}
 
 
-def test_card_names():
-    for card in CARDS:
-        name = str(card)
-        assert Card.parse(name) == card == Card.parse(name.lower()) == Card.parse(name[0].lower() + name[1])
-        assert repr(card) == f"Card('{name}')"
-        assert Card.of(card.rank, card.suit) == card
-    for suit in "SHDC":
-        assert Card.parse("10" + suit) == Card.parse("T" + suit) == Card.parse("10" + suit.lower())
+@pytest.mark.parametrize("card", CARDS, ids=str)
+def test_card_names(card):
+    name = str(card)
+    assert Card.parse(name) == card == Card.parse(name.lower()) == Card.parse(name[0].lower() + name[1])
+    assert repr(card) == f"Card('{name}')"
+    assert Card.of(card.rank, card.suit) == card
+
+
+@pytest.mark.parametrize("suit", "SHDC")
+def test_a_ten_is_10_or_t(suit):
+    assert Card.parse("10" + suit) == Card.parse("T" + suit) == Card.parse("10" + suit.lower())
+
+
+def test_card_properties():
     assert [Card.parse(n).rank for n in ("AS", "TD", "JH", "QC", "KS")] == [1, 10, 11, 12, 13]
     assert [Card.parse(n).is_red for n in ("AS", "AH", "AD", "AC")] == [False, True, True, False]
     assert [Card.parse(n).suit_index for n in ("KS", "KH", "KD", "KC")] == [0, 1, 2, 3]
@@ -126,12 +132,18 @@ def test_card_errors(text):
         Card.parse(text)
 
 
-def test_pile_names_are_exact():
-    for pile in Pile:
-        assert Pile.parse(pile.value) is pile and str(pile) == pile.value
-    for text in ("T1", "fh", "FH", "Foundation", "Stock", "t8", "t0", "", " t1", "f", "tableau"):
-        with pytest.raises(NotationError):
-            Pile.parse(text)
+@pytest.mark.parametrize("pile", Pile, ids=str)
+def test_pile_names_are_exact(pile):
+    assert Pile.parse(pile.value) is pile and str(pile) == pile.value
+
+
+@pytest.mark.parametrize("text", ["T1", "fh", "FH", "Foundation", "Stock", "t8", "t0", "", " t1", "f", "tableau"])
+def test_pile_errors(text):
+    with pytest.raises(NotationError):
+        Pile.parse(text)
+
+
+def test_pile_properties():
     assert [p.is_column for p in (Pile.T1, Pile.WASTE, Pile.FH)] == [True, False, False]
     assert [p.is_foundation for p in (Pile.FOUNDATION, Pile.FC, Pile.STOCK)] == [True, True, False]
     assert (Pile.T7.column, Pile.FD.suit_index) == (6, 2)

@@ -163,24 +163,30 @@ def test_card_names():
 def test_ranks_cards_and_numbers_are_each_shown_as_such():
     text = message("FOUNDATION_SEQUENCE", {"card": "5H", "foundation": "fH", "needs": "T"}, "en")
     assert "5♥" in text and "the hearts foundation" in text and "the 10 of its suit" in text
-    wanted = {
-        "en": "the ace of its suit", "de": "braucht er das Ass dieser Kartenfarbe",
-        "da": "skal være et es i samme kulør", "ro": "este asul de același simbol", "ja": "同じスートのエース",
-    }
-    for lang, words in wanted.items():
-        assert words in message("FOUNDATION_SEQUENCE", {"card": "5H", "foundation": "fH", "needs": "A"}, lang)
-    queen = {"en": "the queen of", "de": "die Dame dieser", "da": "en dame i", "ro": "dama de", "ja": "クイーン"}
-    for lang, words in queen.items():
-        assert words in message("FOUNDATION_SEQUENCE", {"card": "KH", "foundation": "fH", "needs": "Q"}, lang)
     text = message("VERSION_MISMATCH", {"sent": 4, "current": 6}, "en")
     assert "version 4" in text and "version 6" in text
 
 
-def test_missing_params_do_not_crash():
-    for lang in LANGUAGES:
-        for code in PARAMS:
-            assert message(code, {}, lang)
-            assert message(code, None, lang)
+@pytest.mark.parametrize(("lang", "ace", "queen"), [
+    ("en", "the ace of its suit", "the queen of"),
+    ("de", "braucht er das Ass dieser Kartenfarbe", "die Dame dieser"),
+    ("da", "skal være et es i samme kulør", "en dame i"),
+    ("ro", "este asul de același simbol", "dama de"),
+    ("ja", "同じスートのエース", "クイーン"),
+])
+def test_a_rank_on_its_own_is_named_in_the_sentence(lang, ace, queen):
+    assert ace in message("FOUNDATION_SEQUENCE", {"card": "5H", "foundation": "fH", "needs": "A"}, lang)
+    assert queen in message("FOUNDATION_SEQUENCE", {"card": "KH", "foundation": "fH", "needs": "Q"}, lang)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("code", PARAMS)
+def test_missing_params_do_not_crash(code, lang):
+    assert message(code, {}, lang)
+    assert message(code, None, lang)
+
+
+def test_a_missing_param_shows_as_a_question_mark():
     text = message("TABLEAU_RANK", {"card": "7H"}, "en")
     assert "7♥" in text and "?" in text
     assert "?" in message("SOURCE_EMPTY", {"pile": None}, "de")
@@ -207,9 +213,12 @@ def test_unknown_code_falls_back_to_the_code():
     assert message("_piles", {}, "en") == "_piles"
 
 
-def test_catalog_returns_plain_strings():
-    for lang in LANGUAGES:
-        assert all(isinstance(text, str) for text in catalog(lang).values())
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_catalog_returns_plain_strings(lang):
+    assert all(isinstance(text, str) for text in catalog(lang).values())
+
+
+def test_catalog_returns_a_copy():
     catalog("en")["GAME_FINISHED"] = "changed"
     assert catalog("en")["GAME_FINISHED"] != "changed"
 
@@ -255,6 +264,7 @@ def test_negotiate(header, expected):
     assert negotiate(header) == expected
 
 
-def test_negotiate_always_answers_a_language():
-    for header in ("x" * 100_000, "de;q=" * 1000, "\x00\xff", "é-É", ";", "q=1", "-de"):
-        assert negotiate(header) in LANGUAGES
+@pytest.mark.parametrize("header", ["x" * 100_000, "de;q=" * 1000, "\x00\xff", "é-É", ";", "q=1", "-de"],
+                         ids=lambda header: repr(header[:12]))
+def test_negotiate_always_answers_a_language(header):
+    assert negotiate(header) in LANGUAGES

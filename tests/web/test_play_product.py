@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import update
 
+from service import i18n
 from service.engine import Action, Game
 from service.solver import solve
 from tests.web.test_play_page import card, wait_until, wait_version
@@ -38,6 +39,12 @@ def open_page(browser, url, *, width=1100, height=860, lang="en", storage=None, 
     page.goto(url + "/")
     page.wait_for_selector("#board[data-version] [data-card]")
     return page
+
+
+def label(pile: str, lang: str) -> str:
+    """A pile's label on the page: the catalog's name of it (served by GET /v1/rules), capitalised."""
+    name = i18n.pile_name(pile, lang)
+    return name[:1].upper() + name[1:]
 
 
 def create_game(url: str, code: str) -> dict:
@@ -245,7 +252,8 @@ def test_keys_are_listed_and_selection_is_announced(browser, served):
     page.keyboard.press("Enter")
     wait_version(page, 1)
     engine.apply(Action.tap("t7", "AH", double=True))
-    wait_until(page, "document.querySelector('#live').textContent === 'A♥ → Foundation, hearts (+10)'")
+    said = f"{i18n.card_name('AH', 'en')} → {label('fH', 'en')} (+10)"  # "A♥ → The hearts foundation (+10)"
+    wait_until(page, f"document.querySelector('#live').textContent === {said!r}")
     page.keyboard.press("?")
     page.wait_for_selector("#keys-dialog[open]")
     page.keyboard.press("Escape")
@@ -309,6 +317,11 @@ def test_setting_names_follow_each_rule_sheet(browser, served):
         assert page.inner_text("label:has(#double-click)").strip() == double
         assert page.inner_text("label:has(#show-rules)").strip() == rules
         assert page.get_attribute("#menu a.help-faq", "href") == f"/help/faq?lang={lang}"
+        # piles and cards are named as the server's catalog names them in that language
+        column = "document.querySelector('[data-pile=t7]').getAttribute('aria-label')"
+        wait_until(page, f"{column}.startsWith({label('t7', lang) + ': '!r})")
+        top = page.evaluate("() => [...document.querySelectorAll('[data-pile=t7] [data-card]')].pop().dataset.card")
+        assert page.text_content(f'[data-card="{top}"] .sr-only') == i18n.card_name(top, lang)
         page.keyboard.press("Escape")
     page.context.close()
 
@@ -337,8 +350,7 @@ def test_a_proven_hint_is_said_in_words_and_highlighted(browser, served):
     page.wait_for_selector("#message[data-kind='info']:not([hidden])")
     text = page.inner_text("#message-text")
     name = str(expected.card or engine.waste[-1])
-    shown = name.replace("T", "10")[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[name[-1]]
-    assert text.startswith("Hint: ") and shown in text
+    assert text.startswith("Hint: ") and i18n.card_name(name, "en") in text
     assert ">" not in text and ":" + name not in text  # no engine notation
     assert page.locator(f'[data-card="{name}"].hint').count() == 1
     target = expected.target.value
@@ -370,7 +382,7 @@ def test_an_unproven_hint_still_gives_a_move_to_try(browser, served):
     # the move to try is a legal move, named with its card symbol in the player's language
     assert any(a.get("card") == highlighted[0] for a in legal), (highlighted, legal)
     name = highlighted[0]
-    assert name.replace("T", "10")[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[name[-1]] in text
+    assert i18n.card_name(name, "de") in text
     assert "Löser konnte" not in text
     assert page.errors == []
     page.context.close()

@@ -1,9 +1,9 @@
 // The play page's own strings, in the five languages of the rule sheets. The rules'
-// sentences come from the server (the problem's `detail`), never from here.
+// sentences come from the server (the problem's `detail`), never from here, and so do
+// the names of piles and cards (names.js).
 
 export const STRINGS = {
   en: {
-    foundationAny: "Foundation",
     drawMode: "Draw", draw1: "Draw 1 (Easy)", draw3: "Draw 3 (Hard)", codeLabel: "Game code",
     codeHint: "Optional: a game code such as TF1-D1N-AAAAAAB deals that exact game again",
     winnable: "Winnable only", newGame: "New game", newGameTitle: "New game", deal: "Deal",
@@ -16,9 +16,7 @@ export const STRINGS = {
     rules: "Rules", examples: "Examples", faq: "FAQ", close: "Close", wonTitle: "You won!",
     wonText: "All 52 cards are on the foundations. Score {score} in {moves} moves, {time}.",
     stock: "Stock, {n} cards: draw", recycle: "Stock empty: recycle the waste", stockEmpty: "Stock empty",
-    waste: "Waste", foundation: "Foundation, {suit}", column: "Column {n}", emptyColumn: "empty",
-    S: "spades", H: "hearts", D: "diamonds", C: "clubs",
-    keysTitle: "Keyboard", keyMoveFocus: "go to a card or a pile",
+    emptyColumn: "empty", keysTitle: "Keyboard", keyMoveFocus: "go to a card or a pile",
     keySelect: "select a card, then its destination (Enter twice: play it where it fits)",
     keyCancel: "cancel the selection",
     confirmTitle: "Abandon this game?", confirmText: "The game in progress will be lost; its code stays on the leaderboard only if you win it.",
@@ -40,7 +38,6 @@ export const STRINGS = {
     gameLost: "The saved game no longer exists; a new game was started.", alreadyWon: "This game is won.",
   },
   de: {
-    foundationAny: "Zielstapel",
     drawMode: "Ziehen", draw1: "1 Karte ziehen (Leicht)", draw3: "3 Karten ziehen (Schwer)", codeLabel: "Spielcode",
     codeHint: "Optional: ein Spielcode wie TF1-D1N-AAAAAAB teilt genau diese Partie erneut aus",
     winnable: "Nur lösbare", newGame: "Neue Partie", newGameTitle: "Neue Partie", deal: "Austeilen",
@@ -53,9 +50,7 @@ export const STRINGS = {
     rules: "Regeln", examples: "Beispiele", faq: "FAQ", close: "Schließen", wonTitle: "Gewonnen!",
     wonText: "Alle 52 Karten liegen auf den Zielstapeln. {score} Punkte in {moves} Zügen, {time}.",
     stock: "Talon, {n} Karten: aufdecken", recycle: "Talon leer: Ablagestapel zurücklegen", stockEmpty: "Talon leer",
-    waste: "Ablagestapel", foundation: "Zielstapel, {suit}", column: "Spalte {n}", emptyColumn: "leer",
-    S: "Pik", H: "Herz", D: "Karo", C: "Kreuz",
-    keysTitle: "Tastatur", keyMoveFocus: "zu einer Karte oder einem Stapel gehen",
+    emptyColumn: "leer", keysTitle: "Tastatur", keyMoveFocus: "zu einer Karte oder einem Stapel gehen",
     keySelect: "Karte wählen, dann ihr Ziel (zweimal Eingabe: dorthin legen, wo sie passt)",
     keyCancel: "Auswahl aufheben",
     confirmTitle: "Diese Partie aufgeben?", confirmText: "Die laufende Partie geht verloren; in die Bestenliste kommt sie nur, wenn Sie sie gewinnen.",
@@ -78,7 +73,6 @@ export const STRINGS = {
     alreadyWon: "Diese Partie ist gewonnen.",
   },
   da: {
-    foundationAny: "Grundbunke",
     drawMode: "Træk", draw1: "Træk 1 (Let)", draw3: "Træk 3 (Svær)", codeLabel: "Spilkode",
     codeHint: "Valgfrit: en spilkode som TF1-D1N-AAAAAAB genskaber præcis det oplæg",
     winnable: "Kun løsbare", newGame: "Nyt spil", newGameTitle: "Nyt spil", deal: "Læg op",
@@ -91,9 +85,8 @@ export const STRINGS = {
     rules: "Regler", examples: "Eksempler", faq: "FAQ", close: "Luk", wonTitle: "Du har vundet!",
     wonText: "Alle 52 kort ligger i grundbunkerne. {score} point på {moves} træk, {time}.",
     stock: "Trækbunke, {n} kort: træk", recycle: "Trækbunken er tom: genbrug aflægningsbunken",
-    stockEmpty: "Trækbunken er tom", waste: "Aflægningsbunke", foundation: "Grundbunke, {suit}",
-    column: "Kolonne {n}", emptyColumn: "tom", S: "spar", H: "hjerter", D: "ruder", C: "klør",
-    keysTitle: "Tastatur", keyMoveFocus: "gå til et kort eller en bunke",
+    stockEmpty: "Trækbunken er tom",
+    emptyColumn: "tom", keysTitle: "Tastatur", keyMoveFocus: "gå til et kort eller en bunke",
     keySelect: "vælg et kort og derefter dets mål (Enter to gange: læg det, hvor det passer)",
     keyCancel: "fortryd valget",
     confirmTitle: "Opgive dette spil?", confirmText: "Spillet i gang går tabt; det kommer kun på ranglisten, hvis du vinder det.",
@@ -115,7 +108,6 @@ export const STRINGS = {
     gameLost: "Det gemte spil findes ikke længere; et nyt spil er startet.", alreadyWon: "Dette spil er vundet.",
   },
   ro: {
-    foundationAny: "Fundație",
     drawMode: "Tragere", draw1: "Tragere de 1 (Ușor)", draw3: "Tragere de 3 (Greu)", codeLabel: "Cod de partidă",
     codeHint: "Opțional: un cod de partidă precum TF1-D1N-AAAAAAB reproduce exact acea distribuție",
     winnable: "Doar câștigabile", newGame: "Partidă nouă", newGameTitle: "Partidă nouă", deal: "Împarte",
@@ -128,9 +120,8 @@ export const STRINGS = {
     rules: "Reguli", examples: "Exemple", faq: "Întrebări", close: "Închide", wonTitle: "Ai câștigat!",
     wonText: "Toate cele 52 de cărți sunt pe fundații. Scor {score} în {moves} mutări, {time}.",
     stock: "Teancul de tragere ({n}): trage", recycle: "Teancul de tragere e gol: reciclează teancul de decartare",
-    stockEmpty: "Teancul de tragere e gol", waste: "Teancul de decartare", foundation: "Fundația, {suit}",
-    column: "Coloana {n}", emptyColumn: "goală", S: "pică", H: "cupă", D: "caro", C: "treflă",
-    keysTitle: "Tastatură", keyMoveFocus: "mergi la o carte sau la un teanc",
+    stockEmpty: "Teancul de tragere e gol",
+    emptyColumn: "goală", keysTitle: "Tastatură", keyMoveFocus: "mergi la o carte sau la un teanc",
     keySelect: "alege o carte, apoi destinația ei (Enter de două ori: pune-o unde se potrivește)",
     keyCancel: "anulează selecția",
     confirmTitle: "Abandonezi această partidă?", confirmText: "Partida în curs se pierde; ajunge în clasament doar dacă o câștigi.",
@@ -152,7 +143,6 @@ export const STRINGS = {
     gameLost: "Partida salvată nu mai există; a început o partidă nouă.", alreadyWon: "Această partidă este câștigată.",
   },
   ja: {
-    foundationAny: "組札",
     drawMode: "めくり方", draw1: "1枚めくり（かんたん）", draw3: "3枚めくり（むずかしい）", codeLabel: "ゲームコード",
     codeHint: "任意：TF1-D1N-AAAAAAB のようなゲームコードで同じ配札を再現します",
     winnable: "クリア可能な配札のみ", newGame: "新しいゲーム", newGameTitle: "新しいゲーム", deal: "配る",
@@ -165,9 +155,7 @@ export const STRINGS = {
     rules: "ルール", examples: "実例", faq: "よくある質問", close: "閉じる", wonTitle: "クリア！",
     wonText: "52枚すべてが組札にそろいました。得点 {score}、{moves} 手、{time}。",
     stock: "山札 {n} 枚：めくる", recycle: "山札が空です：捨て札を山札に戻す", stockEmpty: "山札が空です",
-    waste: "捨て札", foundation: "組札（{suit}）", column: "{n}列目", emptyColumn: "空",
-    S: "スペード", H: "ハート", D: "ダイヤ", C: "クラブ",
-    keysTitle: "キーボード", keyMoveFocus: "カードや置き場所へ移動",
+    emptyColumn: "空", keysTitle: "キーボード", keyMoveFocus: "カードや置き場所へ移動",
     keySelect: "カードを選び、次に移動先を選ぶ（Enterを2回：置ける場所に置く）",
     keyCancel: "選択を取り消す",
     confirmTitle: "このゲームをやめますか？", confirmText: "進行中のゲームは失われます。ランキングに載るのはクリアしたゲームだけです。",
