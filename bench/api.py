@@ -27,7 +27,8 @@ nginx (deploy/nginx.conf.template) in front of it, the same games driven through
 and directly in alternating rounds (target: through nginx >= 0.85 x direct).
 ``BENCH_PORTS=18080-18099`` keeps every server on ports of that range.
 
-Rate limits are out of reach (1,000,000 a minute), so their cost is measured too.
+Rate limits are off, as the floors have none; ``--rate-limits`` turns them on, out of
+reach (1,000,000 a minute), to measure their cost too (the proxy bench always does).
 Needs PostgreSQL on 127.0.0.1:5432 (trust auth) for the PostgreSQL half; without
 it that half is skipped. Always exits 0: a report, not a test.
 """
@@ -109,9 +110,11 @@ def wait_ready(port: int, path: str, process: subprocess.Popen, timeout: float =
     raise RuntimeError(f"no answer on port {port}")
 
 
-def start(app: str, url: str, port: int) -> subprocess.Popen:
+def start(app: str, url: str, port: int, rate_limits: bool = True) -> subprocess.Popen:
+    """gunicorn serving ``app`` on ``url``; ``rate_limits``: on with limits out of reach, else off."""
     env = {**os.environ, "DATABASE_URL": url, "BIND": f"127.0.0.1:{port}",
-           "RATELIMIT_DEFAULT": "1000000 per minute", "RATELIMIT_WRITE": "1000000 per minute"}
+           "RATELIMIT_DEFAULT": "1000000 per minute", "RATELIMIT_WRITE": "1000000 per minute",
+           "RATELIMIT_ENABLED": "1" if rate_limits else "0"}
     env.pop("ACCESS_LOG", None)
     process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", *APPS[app]],
                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -231,7 +234,7 @@ def bench_database(kind: str, args) -> dict:
         results = {}
         try:
             for app in apps:
-                processes[app] = start(app, urls[app], ports[app])
+                processes[app] = start(app, urls[app], ports[app], rate_limits=args.rate_limits)
             check_raw_floor(ports)
             games = {app: api_load.create_games(ports[app], max(args.games, args.clients)) for app in apps}
             for app in apps:  # warm up: imports, pools, SQLite WAL
@@ -362,6 +365,7 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=5.0)
     parser.add_argument("--reconnect", type=int, default=50)
     parser.add_argument("--quick", action="store_true", help="2 rounds of 3 s")
+    parser.add_argument("--rate-limits", action="store_true", help="the service's rate limits on, out of reach")
     parser.add_argument("--proxy", action="store_true", help="through nginx against direct to gunicorn")
     args = parser.parse_args()
     if args.quick:
@@ -370,7 +374,8 @@ def main() -> None:
         main_proxy(args)
         return
     print(f"{args.clients} clients on {max(args.games, args.clients)} games, gunicorn.conf.py "
-          f"(2 workers x 4 threads), {args.rounds} alternating rounds of {args.duration:.0f} s", flush=True)
+          f"(2 workers x 4 threads), {args.rounds} alternating rounds of {args.duration:.0f} s, "
+          f"rate limits {'on (out of reach)' if args.rate_limits else 'off'}", flush=True)
     results = each_database(args, bench_database)
     print_table(results)
     for kind, workloads in results.items():
