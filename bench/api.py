@@ -21,6 +21,7 @@ Targets: service/raw >= 0.6 on SQLite, >= 0.8 on PostgreSQL; service p99 <= 3 x 
     python bench/api.py --quick         # 2 rounds of 3 s
     python bench/api.py --databases sqlite --rounds 7 --workloads actions
     python bench/api.py --proxy         # the service through nginx against direct (deploy/)
+    python bench/api.py --versus ../before   # and the service of another checkout: a change's effect
 
 ``--proxy`` measures the front proxy's cost instead: one gunicorn running the service,
 nginx (deploy/nginx.conf.template) in front of it, the same games driven through nginx
@@ -62,6 +63,8 @@ APPS = {
     "raw-bis": ["--pythonpath", str(ROOT / "bench"), "raw_floor:create_app()"],
     "flask": ["--pythonpath", str(ROOT / "bench"), "baseline_app:create_app()"],
 }
+#: Where an app other than from this checkout is served from (``--versus``).
+CHECKOUTS: dict[str, Path] = {}
 #: Ratios printed for each workload: (name, top side, bottom side).
 RATIOS = {
     "actions": [("service/raw", "service", "raw"), ("service/flask", "service", "flask"),
@@ -117,10 +120,21 @@ def start(app: str, url: str, port: int, rate_limits: bool = True) -> subprocess
            "RATELIMIT_ENABLED": "1" if rate_limits else "0"}
     env.pop("ACCESS_LOG", None)
     process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", *APPS[app]],
-                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               start_new_session=True)
-    wait_ready(port, "/healthz" if app == "service" else "/v1/games/none", process)
+                               cwd=CHECKOUTS.get(app, ROOT), env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, start_new_session=True)
+    wait_ready(port, "/healthz" if app in ("service", "versus") else "/v1/games/none", process)
     return process
+
+
+def workers_cpu(process: subprocess.Popen) -> float:
+    """CPU seconds (user + system) used so far by the gunicorn workers of ``process``."""
+    total = 0
+    children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+    for pid in children:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -160,7 +174,7 @@ def scratch_databases(kind: str):
 def migrate(urls: dict) -> None:
     """The service's migrations on the service's and the raw floors' databases; the Flask floor's own tables."""
     flask = [sys.executable, "-m", "flask", "--app", "service", "db", "upgrade"]
-    for app in ("service", "raw", "raw-bis"):
+    for app in ("service", "versus", "raw", "raw-bis"):
         if app in urls:
             subprocess.run(flask, cwd=ROOT, env={**os.environ, "DATABASE_URL": urls[app]}, check=True,
                            capture_output=True)
@@ -241,8 +255,14 @@ def bench_database(kind: str, args) -> dict:
                 api_load.run(ports[app], games[app], args.clients, duration=1.0)
 
             def load(app: str, read: str | None = None):
-                return lambda: api_load.run(ports[app], games[app], args.clients, duration=args.duration,
-                                            reconnect=args.reconnect, read=read)
+                def one_round() -> api_load.Result:
+                    before = workers_cpu(processes[app])
+                    result = api_load.run(ports[app], games[app], args.clients, duration=args.duration,
+                                          reconnect=args.reconnect, read=read)
+                    result.server_cpu = workers_cpu(processes[app]) - before
+                    return result
+
+                return one_round
 
             if "actions" in args.workloads:
                 rounds = alternate({app: load(app) for app in apps}, args, f"{kind} actions")
@@ -259,19 +279,25 @@ def bench_database(kind: str, args) -> dict:
 
 def summarize(rounds: dict[str, list[api_load.Result]], ratios) -> dict:
     """Median rate and pooled latencies of each side; each ratio's median and range over the round pairs."""
-    summary: dict = {"sides": {}, "ratios": {}}
+    summary: dict = {"sides": {}, "ratios": {}, "cpu_ratios": {}}
     for side, results in rounds.items():
         merged = api_load.Result(latencies=[x for r in results for x in r.latencies])
         summary["sides"][side] = {
             "rate": statistics.median(r.rate for r in results),
             "p50": merged.percentile(50), "p90": merged.percentile(90), "p99": merged.percentile(99),
             "errors": sum(r.errors for r in results),
+            "cpu": statistics.median(r.cpu_per_answer for r in results),
         }
     # Ratio per round pair, then the median: noise between rounds hits both sides alike.
     for name, top, bottom in ratios:
         if top in rounds and bottom in rounds:
             pairs = [t.rate / b.rate for t, b in zip(rounds[top], rounds[bottom], strict=True)]
             summary["ratios"][name] = (statistics.median(pairs), min(pairs), max(pairs))
+            # The same ratio in CPU: bottom's CPU per answer over top's (higher is better for top, as above).
+            pairs = [b.cpu_per_answer / t.cpu_per_answer for t, b in zip(rounds[top], rounds[bottom], strict=True)
+                     if t.server_cpu and b.server_cpu]
+            if pairs:
+                summary["cpu_ratios"][name] = (statistics.median(pairs), min(pairs), max(pairs))
     return summary
 
 
@@ -325,12 +351,14 @@ def print_table(results: dict) -> None:
     """One line per database, workload and side: req/s and latency percentiles."""
     print()
     print(f"{'database':10} {'workload':8} {'side':11} {'req/s':>7} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} "
-          f"{'p99/p50':>7}")
+          f"{'p99/p50':>7} {'cpu ms':>7}")
     for kind, workloads in results.items():
         for workload, summary in workloads.items():
             for side, s in summary["sides"].items():
                 print(f"{kind:10} {workload:8} {side:11} {s['rate']:7.0f} {s['p50']:7.1f} {s['p90']:7.1f} "
-                      f"{s['p99']:7.1f} {s['p99'] / s['p50']:7.2f}")
+                      f"{s['p99']:7.1f} {s['p99'] / s['p50']:7.2f} {s['cpu']:7.2f}")
+    print("cpu ms: the workers' CPU time per answer (user + system), median of the rounds: foreign load on a "
+          "shared machine moves it far less than req/s")
     print()
 
 
@@ -367,7 +395,14 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="2 rounds of 3 s")
     parser.add_argument("--rate-limits", action="store_true", help="the service's rate limits on, out of reach")
     parser.add_argument("--proxy", action="store_true", help="through nginx against direct to gunicorn")
+    parser.add_argument("--versus", type=Path, metavar="DIR",
+                        help="also the service of another checkout (e.g. the commit before a change), side by side")
     args = parser.parse_args()
+    if args.versus:
+        APPS["versus"], CHECKOUTS["versus"] = APPS["service"], args.versus.resolve()
+        READS["versus"] = ("versus", "")
+        RATIOS["actions"].insert(0, ("service/versus", "service", "versus"))
+        RATIOS["reads"].insert(0, ("service GET/versus GET", "service", "versus"))
     if args.quick:
         args.rounds, args.duration = 2, 3.0
     if args.proxy:
@@ -382,6 +417,8 @@ def main() -> None:
         for workload, summary in workloads.items():
             print(f"{kind} {workload}: " + ", ".join(f"{name} {ratio_text(ratio)}"
                                                      for name, ratio in summary["ratios"].items()))
+            print(f"{kind} {workload} in CPU per answer: " + ", ".join(
+                f"{name} {ratio_text(ratio)}" for name, ratio in summary["cpu_ratios"].items()))
             if workload == "actions":
                 service, ratio = summary["sides"]["service"], summary["ratios"]["service/raw"]
                 met = ratio[0] >= TARGETS[kind] and service["p99"] <= 3 * service["p50"]

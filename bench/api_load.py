@@ -26,6 +26,8 @@ class Result:
     seconds: float = 0.0
     latencies: list[float] = field(default_factory=list)
     statuses: dict[int, int] = field(default_factory=dict)
+    #: CPU seconds the server's workers spent meanwhile (set by bench/api.py; 0: not measured)
+    server_cpu: float = 0.0
 
     @property
     def rate(self) -> float:
@@ -38,10 +40,16 @@ class Result:
         ordered = sorted(self.latencies)
         return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000
 
+    @property
+    def cpu_per_answer(self) -> float:
+        """The server's CPU milliseconds per answer."""
+        return 1000 * self.server_cpu / self.answers if self.answers else float("nan")
+
     def line(self) -> str:
+        cpu = f", cpu {self.cpu_per_answer:.2f} ms/answer" if self.server_cpu else ""
         return (f"{self.answers} answers in {self.seconds:.1f} s: {self.rate:.0f} req/s, "
                 f"p50 {self.percentile(50):.1f} ms, p90 {self.percentile(90):.1f} ms, "
-                f"p99 {self.percentile(99):.1f} ms, errors {self.errors}")
+                f"p99 {self.percentile(99):.1f} ms, errors {self.errors}{cpu}")
 
 
 def _request(conn: http.client.HTTPConnection, method: str, path: str, headers: dict,
