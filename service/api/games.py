@@ -6,14 +6,15 @@ from functools import wraps
 
 from flask import Response
 from flask.views import MethodView
+from werkzeug.exceptions import HTTPException
 
-from ..engine import Action, Game
+from ..engine import Action, Game, NotationError
 from ..store import ActionRow, games
 from . import usecases
 from .contract import headers
 from .paging import HISTORY_CURSOR
 from .present import etag, game_json, if_none_match, iso, json_response
-from .problems import Blueprint
+from .problems import ApiProblem, Blueprint
 from .schemas import (
     EmptyBodySchema,
     GameSchema,
@@ -76,11 +77,11 @@ class GameResource(MethodView):
 
 
 def _action_route(path: str, operation_id: str, schema, summary: str, description: str):
-    """Register one action endpoint: documented, locked, validated, applied."""
+    """Register one action endpoint: documented, validated, then played under the game's lock."""
 
     def register(build_action):
-        def view(args, game_id, record):
-            return usecases.apply_action(record, build_action(args))
+        def view(args, game_id):
+            """Never called: carries the endpoint's documentation."""
 
         view.__name__ = build_action.__name__
         view.__doc__ = f"{summary}\n\n{description}"
@@ -88,11 +89,18 @@ def _action_route(path: str, operation_id: str, schema, summary: str, descriptio
         for status in ACTION_ERRORS:
             documented = blp.problem(status, _ERROR_TEXT[status])(documented)
         documented = blp.doc(operationId=operation_id, security=OWNER_ONLY, parameters=ACTION_HEADERS)(documented)
-        parsed = blp.arguments(schema, required=schema is not EmptyBodySchema)(documented)
+        documented = blp.arguments(schema, required=schema is not EmptyBodySchema)(documented)
+        parse_action = blp.arguments(schema, required=schema is not EmptyBodySchema)(build_action)
 
-        @wraps(parsed)
+        @wraps(documented)
         def action_view(game_id):
-            return usecases.play(game_id, lambda record: parsed(game_id=game_id, record=record))
+            # The body is parsed before the game is locked, so that the lock is held for the
+            # database work only; a malformed body is answered after the checks that come first.
+            try:
+                action = parse_action()
+            except (HTTPException, ApiProblem, NotationError) as malformed:
+                action = malformed
+            return usecases.play(game_id, action)
 
         action_view.game_action = True  # rate limited per token (see limits.py)
         blp.route(path, methods=["POST"])(action_view)
