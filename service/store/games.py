@@ -89,8 +89,16 @@ def insert_game(game: Game, *, game_id: str, player_id: str | None, token_hash: 
 
 
 def read_game(game_id: str) -> GameRecord | None:
-    """A game as it is now, or None."""
-    row = on_live_connection(lambda: db.session.execute(_SELECT_GAME, {"game": game_id}).first())
+    """A game as it is now, or None.
+
+    On a pooled connection of its own, not the session: a one-row read paid more for the
+    session's set-up and teardown (about a quarter of a game read's CPU) than for its query.
+    """
+    def first_row():
+        with db.engine.connect() as connection:
+            return connection.execute(_SELECT_GAME, {"game": game_id}).first()
+
+    row = on_live_connection(first_row)
     return None if row is None else _record(row)
 
 
