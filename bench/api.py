@@ -357,8 +357,10 @@ def print_table(results: dict) -> None:
             for side, s in summary["sides"].items():
                 print(f"{kind:10} {workload:8} {side:11} {s['rate']:7.0f} {s['p50']:7.1f} {s['p90']:7.1f} "
                       f"{s['p99']:7.1f} {s['p99'] / s['p50']:7.2f} {s['cpu']:7.2f}")
-    print("cpu ms: the workers' CPU time per answer (user + system), median of the rounds: foreign load on a "
-          "shared machine moves it far less than req/s")
+    if any(side["cpu"] for workloads in results.values() for summary in workloads.values()
+           for side in summary["sides"].values()):
+        print("cpu ms: the workers' CPU time per answer (user + system), median of the rounds: foreign load on a "
+              "shared machine moves it far less than req/s")
     print()
 
 
