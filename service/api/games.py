@@ -70,7 +70,7 @@ class GameResource(MethodView):
         Public: anyone may watch a game. The stock is a count; its order is never shown.
         The `ETag` is the game's version; send it as `If-None-Match` to poll cheaply.
         """
-        row = usecases.get_game(game_id)
+        row = usecases.watch_game(game_id)
         if if_none_match(etag(row.version)):
             return Response(status=304, headers={"ETag": etag(row.version)})
         return json_response(game_json(row, Game.from_state(row.state)), version=row.version)
@@ -196,7 +196,7 @@ def legal_moves(game_id):
 
     Moves, take-backs, draw or recycle, and undo when there is one to undo. Empty once won.
     """
-    row = usecases.get_game(game_id)
+    row = usecases.watch_game(game_id)
     game = Game.from_state(row.state)
     items = [{**action.to_json(), "notation": str(action)} for action in game.legal_actions()]
     return json_response({"version": row.version, "items": items}, version=row.version)

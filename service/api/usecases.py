@@ -31,8 +31,16 @@ _IF_MATCH = re.compile(IF_MATCH_PATTERN)
 
 
 def get_game(game_id: str) -> GameRecord:
-    """A game as it is now; 404 when there is none."""
-    row = games.read_game(game_id) if is_id(game_id) else None
+    """A game as it is now, in the request's read transaction; 404 when there is none."""
+    return _found(game_id, games.read_game(game_id) if is_id(game_id) else None)
+
+
+def watch_game(game_id: str) -> GameRecord:
+    """A game as it is now, for a request that reads nothing else (a poll); 404 when there is none."""
+    return _found(game_id, games.read_game_alone(game_id) if is_id(game_id) else None)
+
+
+def _found(game_id: str, row: GameRecord | None) -> GameRecord:
     if row is None:
         raise ApiProblem("GAME_NOT_FOUND", game=game_id)
     return row
