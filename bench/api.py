@@ -1,22 +1,35 @@
-"""The service against the floor of its stack, under the same gunicorn, on SQLite and PostgreSQL.
+"""The service against two floors, under the same gunicorn, on SQLite and PostgreSQL.
 
-Starts the service and ``bench/baseline_app.py`` (one locked update + one insert
-per action, nothing else) with the same ``gunicorn.conf.py`` on free ports, each on
-its own scratch database, and drives them in alternating rounds with
-``bench/api_load.py`` (8 clients on 8 games by default). Prints req/s and latency of
-each and the ratios that matter (targets: service/floor >= 0.7, p99 <= 4 x p50)::
+Starts, with the same ``gunicorn.conf.py`` on free ports, each on its own scratch
+database:
 
-    python bench/api.py                 # both databases, 3 rounds of 6 s each
+* ``service``: the service;
+* ``raw``: ``bench/raw_floor.py``, a plain WSGI callable on sqlite3 / psycopg 3 doing
+  the service's database work per action (token check, locked row, same UPDATE and
+  INSERT, commit, an answer of the same size) and nothing else; the target floor;
+* ``raw-bis``: the same raw floor again, on a database of its own: raw-bis/raw shows
+  the bench's own noise;
+* ``flask``: ``bench/baseline_app.py``, the same work on Flask + SQLAlchemy (the old floor).
+
+It drives them in alternating rounds with ``bench/api_load.py`` (8 keep-alive clients
+on 8 games): actions (draw/recycle), then reads (``GET /v1/games/{id}`` of each, and
+the service's ``/legal-moves`` against the raw floor's GET). Prints req/s and latency
+of each and, per pair of rounds, the ratios that matter, as median (min-max).
+Targets: service/raw >= 0.6 on SQLite, >= 0.8 on PostgreSQL; service p99 <= 3 x p50::
+
+    python bench/api.py                 # both databases, 5 rounds of 5 s each
     python bench/api.py --quick         # 2 rounds of 3 s
-    python bench/api.py --databases sqlite --rounds 5
+    python bench/api.py --databases sqlite --rounds 7 --workloads actions
     python bench/api.py --proxy         # the service through nginx against direct (deploy/)
+    python bench/api.py --versus ../before   # and the service of another checkout: a change's effect
 
 ``--proxy`` measures the front proxy's cost instead: one gunicorn running the service,
 nginx (deploy/nginx.conf.template) in front of it, the same games driven through nginx
 and directly in alternating rounds (target: through nginx >= 0.85 x direct).
 ``BENCH_PORTS=18080-18099`` keeps every server on ports of that range.
 
-Rate limits stay on with limits too high to bite, so their cost is measured too.
+Rate limits are off, as the floors have none; ``--rate-limits`` turns them on, out of
+reach (1,000,000 a minute), to measure their cost too (the proxy bench always does).
 Needs PostgreSQL on 127.0.0.1:5432 (trust auth) for the PostgreSQL half; without
 it that half is skipped. Always exits 0: a report, not a test.
 """
@@ -26,6 +39,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import http.client
+import json
 import os
 import signal
 import socket
@@ -45,8 +59,22 @@ import api_load  # noqa: E402
 POSTGRES_ADMIN = os.environ.get("BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 APPS = {
     "service": ["service:create_app()"],
-    "floor": ["--pythonpath", str(ROOT / "bench"), "baseline_app:create_app()"],
+    "raw": ["--pythonpath", str(ROOT / "bench"), "raw_floor:create_app()"],
+    "raw-bis": ["--pythonpath", str(ROOT / "bench"), "raw_floor:create_app()"],
+    "flask": ["--pythonpath", str(ROOT / "bench"), "baseline_app:create_app()"],
 }
+#: Where an app other than from this checkout is served from (``--versus``).
+CHECKOUTS: dict[str, Path] = {}
+#: Ratios printed for each workload: (name, top side, bottom side).
+RATIOS = {
+    "actions": [("service/raw", "service", "raw"), ("service/flask", "service", "flask"),
+                ("raw-bis/raw (noise)", "raw-bis", "raw")],
+    "reads": [("service GET/raw GET", "service", "raw"), ("legal-moves/raw GET", "legal-moves", "raw"),
+              ("raw-bis/raw (noise)", "raw-bis", "raw")],
+}
+#: What each side of the reads workload GETs: (app, path under the game).
+READS = {"service": ("service", ""), "legal-moves": ("service", "/legal-moves"), "raw": ("raw", ""),
+         "raw-bis": ("raw-bis", "")}
 
 
 _taken: set[int] = set()
@@ -85,15 +113,28 @@ def wait_ready(port: int, path: str, process: subprocess.Popen, timeout: float =
     raise RuntimeError(f"no answer on port {port}")
 
 
-def start(app: str, url: str, port: int) -> subprocess.Popen:
+def start(app: str, url: str, port: int, rate_limits: bool = True) -> subprocess.Popen:
+    """gunicorn serving ``app`` on ``url``; ``rate_limits``: on with limits out of reach, else off."""
     env = {**os.environ, "DATABASE_URL": url, "BIND": f"127.0.0.1:{port}",
-           "RATELIMIT_DEFAULT": "1000000 per minute", "RATELIMIT_WRITE": "1000000 per minute"}
+           "RATELIMIT_DEFAULT": "1000000 per minute", "RATELIMIT_WRITE": "1000000 per minute",
+           "RATELIMIT_ENABLED": "1" if rate_limits else "0"}
     env.pop("ACCESS_LOG", None)
     process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", *APPS[app]],
-                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               start_new_session=True)
-    wait_ready(port, "/healthz" if app == "service" else "/v1/games/none", process)
+                               cwd=CHECKOUTS.get(app, ROOT), env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, start_new_session=True)
+    wait_ready(port, "/healthz" if app in ("service", "versus") else "/v1/games/none", process)
     return process
+
+
+def workers_cpu(process: subprocess.Popen) -> float:
+    """CPU seconds (user + system) used so far by the gunicorn workers of ``process``."""
+    total = 0
+    children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+    for pid in children:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -111,12 +152,12 @@ def scratch_databases(kind: str):
     """Two empty databases (service, floor), migrated; removed afterwards."""
     if kind == "sqlite":
         with tempfile.TemporaryDirectory(prefix="bench-api-") as tmp:
-            yield {"service": f"sqlite:///{tmp}/service.db", "floor": f"sqlite:///{tmp}/floor.db"}
+            yield {app: f"sqlite:///{tmp}/{app}.db" for app in APPS}
         return
     import sqlalchemy as sa
 
     admin = sa.create_engine(POSTGRES_ADMIN, isolation_level="AUTOCOMMIT")
-    names = {app: f"bench_{app}_{uuid.uuid4().hex[:8]}" for app in APPS}
+    names = {app: f"bench_{app.replace('-', '_')}_{uuid.uuid4().hex[:8]}" for app in APPS}
     with admin.connect() as connection:
         for name in names.values():
             connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
@@ -131,11 +172,15 @@ def scratch_databases(kind: str):
 
 
 def migrate(urls: dict) -> None:
+    """The service's migrations on the service's and the raw floors' databases; the Flask floor's own tables."""
     flask = [sys.executable, "-m", "flask", "--app", "service", "db", "upgrade"]
-    subprocess.run(flask, cwd=ROOT, env={**os.environ, "DATABASE_URL": urls["service"]}, check=True,
-                   capture_output=True)
-    subprocess.run([sys.executable, str(ROOT / "bench" / "baseline_app.py"), "--init", urls["floor"]],
-                   cwd=ROOT, check=True, capture_output=True)
+    for app in ("service", "versus", "raw", "raw-bis"):
+        if app in urls:
+            subprocess.run(flask, cwd=ROOT, env={**os.environ, "DATABASE_URL": urls[app]}, check=True,
+                           capture_output=True)
+    if "flask" in urls:
+        subprocess.run([sys.executable, str(ROOT / "bench" / "baseline_app.py"), "--init", urls["flask"]],
+                       cwd=ROOT, check=True, capture_output=True)
 
 
 def postgres_reachable() -> bool:
@@ -151,43 +196,108 @@ def postgres_reachable() -> bool:
         return False
 
 
+def answer_shapes(port: int, read_path: str = "") -> dict:
+    """Sizes and keys of a new game's answers: created, after a draw, read (the raw floor must match them)."""
+    game = api_load.create_games(port, 1)[0]
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    shapes = {}
+    try:
+        for name, method, path, headers in (
+                ("draw", "POST", f"/v1/games/{game['id']}/draw", {"Authorization": f"Bearer {game['token']}"}),
+                ("read", "GET", f"/v1/games/{game['id']}{read_path}", {})):
+            conn.request(method, path, headers={**headers, "Content-Length": "0"})
+            response = conn.getresponse()
+            data = response.read()
+            # The rate limiter's headers are the service's own layer; the floor has no limiter.
+            shapes[name] = (response.status, len(data), list(json.loads(data)),
+                            sorted(header for header, _ in response.getheaders()
+                                   if header.lower() != "date" and not header.lower().startswith("x-ratelimit")))
+    finally:
+        conn.close()
+    return shapes
+
+
+def check_raw_floor(ports: dict) -> None:
+    """Warn when the raw floor's answers differ in size, keys or headers from the service's."""
+    service, raw = answer_shapes(ports["service"]), answer_shapes(ports["raw"])
+    for name in service:
+        verdict = "same size, keys and headers" if service[name] == raw[name] else \
+            f"DIFFERENT: service {service[name]}, raw {raw[name]}"
+        print(f"  raw floor's {name} answer: {verdict}", flush=True)
+
+
+def alternate(sides: dict, args, label: str) -> dict[str, list[api_load.Result]]:
+    """``args.rounds`` rounds over ``sides`` (name: a call running one round), in reversed order every other round."""
+    rounds: dict[str, list[api_load.Result]] = {side: [] for side in sides}
+    for number in range(args.rounds):
+        order = list(sides) if number % 2 else list(sides)[::-1]
+        for side in order:
+            result = sides[side]()
+            rounds[side].append(result)
+            print(f"  {label:18} round {number + 1} {side:11}: {result.line()}", flush=True)
+    return rounds
+
+
 def bench_database(kind: str, args) -> dict:
+    apps = list(APPS) if "actions" in args.workloads else [app for app in APPS if app != "flask"]
     with scratch_databases(kind) as urls:
+        urls = {app: urls[app] for app in apps}
         migrate(urls)
-        ports = {app: free_port() for app in APPS}
+        ports = {app: free_port() for app in apps}
         processes = {}
+        results = {}
         try:
-            for app in APPS:
-                processes[app] = start(app, urls[app], ports[app])
-            games = {app: api_load.create_games(ports[app], max(args.games, args.clients)) for app in APPS}
-            for app in APPS:  # warm up: imports, pools, SQLite WAL
+            for app in apps:
+                processes[app] = start(app, urls[app], ports[app], rate_limits=args.rate_limits)
+            check_raw_floor(ports)
+            games = {app: api_load.create_games(ports[app], max(args.games, args.clients)) for app in apps}
+            for app in apps:  # warm up: imports, pools, SQLite WAL
                 api_load.run(ports[app], games[app], args.clients, duration=1.0)
-            rounds: dict[str, list[api_load.Result]] = {app: [] for app in APPS}
-            for number in range(args.rounds):
-                order = list(APPS) if number % 2 else list(APPS)[::-1]
-                for app in order:
+
+            def load(app: str, read: str | None = None):
+                def one_round() -> api_load.Result:
+                    before = workers_cpu(processes[app])
                     result = api_load.run(ports[app], games[app], args.clients, duration=args.duration,
-                                          reconnect=args.reconnect)
-                    rounds[app].append(result)
-                    print(f"  {kind:10} round {number + 1} {app:7}: {result.line()}", flush=True)
+                                          reconnect=args.reconnect, read=read)
+                    result.server_cpu = workers_cpu(processes[app]) - before
+                    return result
+
+                return one_round
+
+            if "actions" in args.workloads:
+                rounds = alternate({app: load(app) for app in apps}, args, f"{kind} actions")
+                results["actions"] = summarize(rounds, RATIOS["actions"])
+            if "reads" in args.workloads:
+                rounds = alternate({side: load(app, path) for side, (app, path) in READS.items()}, args,
+                                   f"{kind} reads")
+                results["reads"] = summarize(rounds, RATIOS["reads"])
         finally:
             for process in processes.values():
                 stop(process)
-    return summarize(rounds, "service", "floor")
+    return results
 
 
-def summarize(rounds: dict[str, list[api_load.Result]], top: str, bottom: str) -> dict:
-    """Median rate and pooled latencies of each side; the median of the round pairs' ratios top/bottom."""
-    summary: dict = {}
+def summarize(rounds: dict[str, list[api_load.Result]], ratios) -> dict:
+    """Median rate and pooled latencies of each side; each ratio's median and range over the round pairs."""
+    summary: dict = {"sides": {}, "ratios": {}, "cpu_ratios": {}}
     for side, results in rounds.items():
         merged = api_load.Result(latencies=[x for r in results for x in r.latencies])
-        summary[side] = {
+        summary["sides"][side] = {
             "rate": statistics.median(r.rate for r in results),
             "p50": merged.percentile(50), "p90": merged.percentile(90), "p99": merged.percentile(99),
             "errors": sum(r.errors for r in results),
+            "cpu": statistics.median(r.cpu_per_answer for r in results),
         }
     # Ratio per round pair, then the median: noise between rounds hits both sides alike.
-    summary["ratio"] = statistics.median(t.rate / b.rate for t, b in zip(rounds[top], rounds[bottom], strict=True))
+    for name, top, bottom in ratios:
+        if top in rounds and bottom in rounds:
+            pairs = [t.rate / b.rate for t, b in zip(rounds[top], rounds[bottom], strict=True)]
+            summary["ratios"][name] = (statistics.median(pairs), min(pairs), max(pairs))
+            # The same ratio in CPU: bottom's CPU per answer over top's (higher is better for top, as above).
+            pairs = [b.cpu_per_answer / t.cpu_per_answer for t, b in zip(rounds[top], rounds[bottom], strict=True)
+                     if t.server_cpu and b.server_cpu]
+            if pairs:
+                summary["cpu_ratios"][name] = (statistics.median(pairs), min(pairs), max(pairs))
     return summary
 
 
@@ -223,7 +333,7 @@ def bench_proxy(kind: str, args) -> dict:
         finally:
             stack.down(Path(run_dir))
             stop(process)
-    return summarize(rounds, "nginx", "direct")
+    return summarize(rounds, [("nginx/direct", "nginx", "direct")])
 
 
 def each_database(args, bench) -> dict:
@@ -237,53 +347,86 @@ def each_database(args, bench) -> dict:
     return results
 
 
-def print_table(results: dict, sides) -> None:
+def print_table(results: dict) -> None:
+    """One line per database, workload and side: req/s and latency percentiles."""
     print()
-    print(f"{'database':10} {'app':7} {'req/s':>7} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} {'p99/p50':>7}")
-    for kind, summary in results.items():
-        for side in sides:
-            s = summary[side]
-            print(f"{kind:10} {side:7} {s['rate']:7.0f} {s['p50']:7.1f} {s['p90']:7.1f} {s['p99']:7.1f} "
-                  f"{s['p99'] / s['p50']:7.2f}")
+    print(f"{'database':10} {'workload':8} {'side':11} {'req/s':>7} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} "
+          f"{'p99/p50':>7} {'cpu ms':>7}")
+    for kind, workloads in results.items():
+        for workload, summary in workloads.items():
+            for side, s in summary["sides"].items():
+                print(f"{kind:10} {workload:8} {side:11} {s['rate']:7.0f} {s['p50']:7.1f} {s['p90']:7.1f} "
+                      f"{s['p99']:7.1f} {s['p99'] / s['p50']:7.2f} {s['cpu']:7.2f}")
+    if any(side["cpu"] for workloads in results.values() for summary in workloads.values()
+           for side in summary["sides"].values()):
+        print("cpu ms: the workers' CPU time per answer (user + system), median of the rounds: foreign load on a "
+              "shared machine moves it far less than req/s")
     print()
+
+
+def ratio_text(ratio: tuple[float, float, float]) -> str:
+    median, low, high = ratio
+    return f"{median:.2f} ({low:.2f}-{high:.2f})"
 
 
 def main_proxy(args) -> None:
     print(f"{args.clients} clients on {max(args.games, args.clients)} games, one gunicorn (gunicorn.conf.py), "
           f"through nginx vs direct, {args.rounds} alternating rounds of {args.duration:.0f} s", flush=True)
     results = each_database(args, bench_proxy)
-    print_table(results, ("nginx", "direct"))
+    print_table({kind: {"actions": summary} for kind, summary in results.items()})
     for kind, summary in results.items():
-        verdict = "ok" if summary["ratio"] >= 0.85 else "BELOW TARGET"
-        print(f"{kind}: nginx/direct {summary['ratio']:.2f} (target >= 0.85), errors through nginx "
-              f"{summary['nginx']['errors']}: {verdict}")
+        ratio = summary["ratios"]["nginx/direct"]
+        verdict = "ok" if ratio[0] >= 0.85 else "BELOW TARGET"
+        print(f"{kind}: nginx/direct {ratio_text(ratio)} (target >= 0.85), errors through nginx "
+              f"{summary['sides']['nginx']['errors']}: {verdict}")
+
+
+#: service/raw floor targets by database (the issue's: the service's layers may cost this much).
+TARGETS = {"sqlite": 0.6, "postgresql": 0.8}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--databases", default="sqlite,postgresql")
+    parser.add_argument("--workloads", default="actions,reads")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--games", type=int, default=8)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--duration", type=float, default=6.0)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--duration", type=float, default=5.0)
     parser.add_argument("--reconnect", type=int, default=50)
     parser.add_argument("--quick", action="store_true", help="2 rounds of 3 s")
+    parser.add_argument("--rate-limits", action="store_true", help="the service's rate limits on, out of reach")
     parser.add_argument("--proxy", action="store_true", help="through nginx against direct to gunicorn")
+    parser.add_argument("--versus", type=Path, metavar="DIR",
+                        help="also the service of another checkout (e.g. the commit before a change), side by side")
     args = parser.parse_args()
+    if args.versus:
+        APPS["versus"], CHECKOUTS["versus"] = APPS["service"], args.versus.resolve()
+        READS["versus"] = ("versus", "")
+        RATIOS["actions"].insert(0, ("service/versus", "service", "versus"))
+        RATIOS["reads"].insert(0, ("service GET/versus GET", "service", "versus"))
     if args.quick:
         args.rounds, args.duration = 2, 3.0
     if args.proxy:
         main_proxy(args)
         return
     print(f"{args.clients} clients on {max(args.games, args.clients)} games, gunicorn.conf.py "
-          f"(2 workers x 4 threads), {args.rounds} alternating rounds of {args.duration:.0f} s", flush=True)
+          f"(2 workers x 4 threads), {args.rounds} alternating rounds of {args.duration:.0f} s, "
+          f"rate limits {'on (out of reach)' if args.rate_limits else 'off'}", flush=True)
     results = each_database(args, bench_database)
-    print_table(results, APPS)
-    for kind, summary in results.items():
-        service = summary["service"]
-        verdict = "ok" if summary["ratio"] >= 0.7 and service["p99"] <= 4 * service["p50"] else "BELOW TARGET"
-        print(f"{kind}: service/floor {summary['ratio']:.2f} (target >= 0.70), service p99/p50 "
-              f"{service['p99'] / service['p50']:.2f} (target <= 4.00), errors {service['errors']}: {verdict}")
+    print_table(results)
+    for kind, workloads in results.items():
+        for workload, summary in workloads.items():
+            print(f"{kind} {workload}: " + ", ".join(f"{name} {ratio_text(ratio)}"
+                                                     for name, ratio in summary["ratios"].items()))
+            print(f"{kind} {workload} in CPU per answer: " + ", ".join(
+                f"{name} {ratio_text(ratio)}" for name, ratio in summary["cpu_ratios"].items()))
+            if workload == "actions":
+                service, ratio = summary["sides"]["service"], summary["ratios"]["service/raw"]
+                met = ratio[0] >= TARGETS[kind] and service["p99"] <= 3 * service["p50"]
+                print(f"  service/raw {ratio[0]:.2f} (target >= {TARGETS[kind]:.1f}), service p99/p50 "
+                      f"{service['p99'] / service['p50']:.2f} (target <= 3.00), errors {service['errors']}: "
+                      f"{'ok' if met else 'BELOW TARGET'}")
 
 
 if __name__ == "__main__":

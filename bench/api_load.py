@@ -1,4 +1,4 @@
-"""A bounded load generator for the game API (the service or ``bench/baseline_app.py``).
+"""A bounded load generator for the game API (the service or a floor of bench/api.py).
 
 C client threads play G games on 127.0.0.1: each loops draw, draw, …, recycle on
 its own game, so every action stays legal, over a keep-alive connection that it
@@ -26,6 +26,8 @@ class Result:
     seconds: float = 0.0
     latencies: list[float] = field(default_factory=list)
     statuses: dict[int, int] = field(default_factory=dict)
+    #: CPU seconds the server's workers spent meanwhile (set by bench/api.py; 0: not measured)
+    server_cpu: float = 0.0
 
     @property
     def rate(self) -> float:
@@ -38,10 +40,16 @@ class Result:
         ordered = sorted(self.latencies)
         return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000
 
+    @property
+    def cpu_per_answer(self) -> float:
+        """The server's CPU milliseconds per answer."""
+        return 1000 * self.server_cpu / self.answers if self.answers else float("nan")
+
     def line(self) -> str:
+        cpu = f", cpu {self.cpu_per_answer:.2f} ms/answer" if self.server_cpu else ""
         return (f"{self.answers} answers in {self.seconds:.1f} s: {self.rate:.0f} req/s, "
                 f"p50 {self.percentile(50):.1f} ms, p90 {self.percentile(90):.1f} ms, "
-                f"p99 {self.percentile(99):.1f} ms, errors {self.errors}")
+                f"p99 {self.percentile(99):.1f} ms, errors {self.errors}{cpu}")
 
 
 def _request(conn: http.client.HTTPConnection, method: str, path: str, headers: dict,
@@ -72,8 +80,11 @@ def create_games(port: int, count: int, draw: int = 1) -> list[dict]:
 
 
 def run(port: int, games: list[dict], clients: int = 8, requests: int = 100_000, duration: float = 10.0,
-        reconnect: int = 50) -> Result:
-    """Drive ``clients`` threads over ``games`` until ``requests`` answers or ``duration`` seconds."""
+        reconnect: int = 50, read: str | None = None) -> Result:
+    """Drive ``clients`` threads over ``games`` until ``requests`` answers or ``duration`` seconds.
+
+    ``read``: GET each game's path plus this suffix ("" the game, "/legal-moves") instead of acting.
+    """
     result = Result()
     lock = threading.Lock()
     budget = [requests]
@@ -98,7 +109,10 @@ def run(port: int, games: list[dict], clients: int = 8, requests: int = 100_000,
                 action = "draw" if stock else "recycle"
                 began = time.perf_counter()
                 try:
-                    status, body = _request(conn, "POST", path + action, headers)
+                    if read is not None:
+                        status, body = _request(conn, "GET", path.rstrip("/") + read, {})
+                    else:
+                        status, body = _request(conn, "POST", path + action, headers)
                 except (OSError, http.client.HTTPException):
                     conn.close()
                     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -107,7 +121,7 @@ def run(port: int, games: list[dict], clients: int = 8, requests: int = 100_000,
                 latencies.append(time.perf_counter() - began)
                 statuses[status] = statuses.get(status, 0) + 1
                 if status == 200:
-                    stock = body["stock"]
+                    stock = body["stock"] if read is None else stock
                 else:
                     errors += 1
                     stock = 0 if stock else 1  # another client moved this game on: try the other action
@@ -145,9 +159,10 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=100_000)
     parser.add_argument("--duration", type=float, default=10.0)
     parser.add_argument("--reconnect", type=int, default=50)
+    parser.add_argument("--read", help='GET the game ("") or a path under it ("/legal-moves") instead of acting')
     args = parser.parse_args()
     games = create_games(args.port, args.games or args.clients)
-    print(run(args.port, games, args.clients, args.requests, args.duration, args.reconnect).line())
+    print(run(args.port, games, args.clients, args.requests, args.duration, args.reconnect, args.read).line())
 
 
 if __name__ == "__main__":

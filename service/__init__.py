@@ -46,7 +46,10 @@ def create_app(overrides: dict | None = None) -> Flask:
         url = f"sqlite:///{os.path.join(app.instance_path, 'solitaire.db')}"
     app.config["SQLALCHEMY_DATABASE_URI"] = url
     # hide_parameters: a logged database error never shows its parameters (token hashes, names).
-    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True, "hide_parameters": True})
+    # No pool_pre_ping: its round trip came with every request; a connection the server dropped
+    # fails at its transaction's first statement instead, which runs again on a fresh one
+    # (store.db.on_live_connection).
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"hide_parameters": True})
     from .logs import install as install_log_redactor
 
     install_log_redactor()

@@ -6,15 +6,16 @@ from functools import wraps
 
 from flask import Response
 from flask.views import MethodView
+from werkzeug.exceptions import HTTPException
 
-from ..engine import Action, Game
+from ..engine import Action, Game, NotationError
 from ..store import ActionRow, games
 from . import usecases
 from .answers import GameSchema, HintSchema, HistoryPageSchema, LegalActionsSchema
 from .contract import headers
 from .paging import HISTORY_CURSOR
 from .present import etag, game_json, if_none_match, iso, json_response
-from .problems import Blueprint
+from .problems import ApiProblem, Blueprint
 from .schemas import EmptyBodySchema, MoveSchema, NewGameSchema, PageQuerySchema, TakeBackSchema, TapSchema
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
@@ -59,18 +60,18 @@ class GameResource(MethodView):
         Public: anyone may watch a game. The stock is a count; its order is never shown.
         The `ETag` is the game's version; send it as `If-None-Match` to poll cheaply.
         """
-        row = usecases.get_game(game_id)
+        row = usecases.watch_game(game_id)
         if if_none_match(etag(row.version)):
             return Response(status=304, headers={"ETag": etag(row.version)})
         return json_response(game_json(row, Game.from_state(row.state)), version=row.version)
 
 
 def _action_route(path: str, operation_id: str, schema, summary: str, description: str):
-    """Register one action endpoint: documented, locked, validated, applied."""
+    """Register one action endpoint: documented, validated, then played under the game's lock."""
 
     def register(build_action):
-        def view(args, game_id, record):
-            return usecases.apply_action(record, build_action(args))
+        def view(args, game_id):
+            """Never called: carries the endpoint's documentation."""
 
         view.__name__ = build_action.__name__
         view.__doc__ = f"{summary}\n\n{description}"
@@ -78,11 +79,18 @@ def _action_route(path: str, operation_id: str, schema, summary: str, descriptio
         for status in ACTION_ERRORS:
             documented = blp.problem(status, _ERROR_TEXT[status])(documented)
         documented = blp.doc(operationId=operation_id, security=OWNER_ONLY, parameters=ACTION_HEADERS)(documented)
-        parsed = blp.arguments(schema, required=schema is not EmptyBodySchema)(documented)
+        documented = blp.arguments(schema, required=schema is not EmptyBodySchema)(documented)
+        parse_action = blp.arguments(schema, required=schema is not EmptyBodySchema)(build_action)
 
-        @wraps(parsed)
+        @wraps(documented)
         def action_view(game_id):
-            return usecases.play(game_id, lambda record: parsed(game_id=game_id, record=record))
+            # The body is parsed before the game is locked, so that the lock is held for the
+            # database work only; a malformed body is answered after the checks that come first.
+            try:
+                action = parse_action()
+            except (HTTPException, ApiProblem, NotationError) as malformed:
+                action = malformed
+            return usecases.play(game_id, action)
 
         action_view.game_action = True  # rate limited per token (see limits.py)
         blp.route(path, methods=["POST"])(action_view)
@@ -178,7 +186,7 @@ def legal_moves(game_id):
 
     Moves, take-backs, draw or recycle, and undo when there is one to undo. Empty once won.
     """
-    row = usecases.get_game(game_id)
+    row = usecases.watch_game(game_id)
     game = Game.from_state(row.state)
     items = [{**action.to_json(), "notation": str(action)} for action in game.legal_actions()]
     return json_response({"version": row.version, "items": items}, version=row.version)

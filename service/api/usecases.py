@@ -4,14 +4,17 @@ A view parses and documents; the function it calls does the rest. Playing is one
 transaction: :func:`play` runs an action on a game; in order: the game is loaded under its
 write lock (404), the owner's token is checked (401/403), an ``Idempotency-Key``
 already answered is replayed (or refused with a different body), ``If-Match`` is
-compared (412), and only then is the body validated (400) and the action applied
-by :func:`apply_action`.
+compared (412), and only then is a malformed body refused (400: the view parsed it
+before taking the lock) and the action applied by :func:`apply_action`. The answer
+is encoded after the commit, unless an ``Idempotency-Key`` must store it in the same
+transaction.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import partial
 
 from flask import Response, request
 
@@ -28,8 +31,16 @@ _IF_MATCH = re.compile(IF_MATCH_PATTERN)
 
 
 def get_game(game_id: str) -> GameRecord:
-    """A game as it is now; 404 when there is none."""
-    row = games.read_game(game_id) if is_id(game_id) else None
+    """A game as it is now, in the request's read transaction; 404 when there is none."""
+    return _found(game_id, games.read_game(game_id) if is_id(game_id) else None)
+
+
+def watch_game(game_id: str) -> GameRecord:
+    """A game as it is now, for a request that reads nothing else (a poll); 404 when there is none."""
+    return _found(game_id, games.read_game_alone(game_id) if is_id(game_id) else None)
+
+
+def _found(game_id: str, row: GameRecord | None) -> GameRecord:
     if row is None:
         raise ApiProblem("GAME_NOT_FOUND", game=game_id)
     return row
@@ -88,11 +99,12 @@ def hint(game_id: str) -> Response:
     return json_response({"game": game_id, "version": version, **answer, "hints": hints})
 
 
-def play(game_id: str, act: Callable[[GameRecord], Response]) -> Response:
-    """Play one action on a game in one transaction; ``act(record)`` validates the body and applies it.
+def play(game_id: str, action: Action | Exception) -> Response:
+    """Play one action on a game in one transaction and answer the game after it.
 
-    ``act`` runs last, on the locked game, so a malformed body on a game that does not
-    exist is 404 and a replayed request is answered without looking at the body again.
+    ``action`` is the request body's action, or the error its parsing raised: that one
+    is raised only after the checks that come first, so a malformed body on a game that
+    does not exist is 404, and a replayed request is answered without looking at the body.
     """
     with write_transaction():
         record = games.lock_game(game_id) if is_id(game_id) else None
@@ -108,22 +120,26 @@ def play(game_id: str, act: Callable[[GameRecord], Response]) -> Response:
                     raise ApiProblem("IDEMPOTENCY_KEY_REUSED")
                 return _replay(stored)
         _check_if_match(record.version)
-        response = act(record)
+        if isinstance(action, Exception):
+            raise action
+        answer = apply_action(record, action)
         if key is not None:
+            response = answer()
             answers.stage_answer(record.id, key, fingerprint, *idempotency.captured(response))
-        return response
+            return response
+    return answer()
 
 
-def apply_action(record: GameRecord, action: Action) -> Response:
-    """Apply ``action`` to the locked game and stage its history row; answer the game."""
+def apply_action(record: GameRecord, action: Action) -> Callable[[], Response]:
+    """Apply ``action`` to the locked game and stage its history row; how to answer, once committed."""
     game = Game.from_state(record.state)
     try:
         outcome = game.apply(action)
     except Rejection as rejection:
-        return problem_response(rejection.code, rejection.params)
+        return partial(problem_response, rejection.code, rejection.params)
     last = outcome.to_json()
     record = games.store_action(record, game, str(action), last, outcome.points)
-    return json_response({**game_json(record, game), "last": last}, version=game.version)
+    return lambda: json_response({**game_json(record, game), "last": last}, version=game.version)
 
 
 def _replay(stored: IdempotentAnswer):

@@ -16,7 +16,7 @@ from contextvars import ContextVar
 
 from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 
 from ..extensions import db
 
@@ -105,6 +105,24 @@ def write_transaction():
         _immediate.reset(token)
 
 
+def on_live_connection(first_statement):
+    """``first_statement()``, run once more if the pooled connection it ran on was dead.
+
+    The pool hands out connections without pinging them first (a round trip on every
+    request, create_app): a connection the server dropped, e.g. in a restart, fails at
+    the transaction's first statement. Nothing was written yet, and the pool has
+    replaced every connection as old as the dead one: running the statement again in a
+    new transaction is safe. Wrap only a transaction's first statement.
+    """
+    try:
+        return first_statement()
+    except DBAPIError as error:
+        if not error.connection_invalidated:
+            raise
+        db.session.rollback()
+        return first_statement()
+
+
 def end_read() -> None:
     """End the session's read transaction: no snapshot stays open during a long computation."""
     db.session.rollback()
@@ -113,7 +131,7 @@ def end_read() -> None:
 def ping() -> bool:
     """Whether the database answers a ``SELECT 1`` now."""
     try:
-        db.session.execute(text("SELECT 1"))
+        on_live_connection(lambda: db.session.execute(text("SELECT 1")))
         return True
     except Exception:
         return False

@@ -6,6 +6,7 @@ from sqlalchemy import select
 
 from ..extensions import db
 from . import stats
+from .db import on_live_connection
 from .models import PlayerRow
 
 
@@ -24,4 +25,5 @@ def read_player(player_id: str) -> PlayerRow | None:
 
 def player_by_token_hash(digest: str) -> PlayerRow | None:
     """The player whose token hashes to ``digest``, or None."""
-    return db.session.execute(select(PlayerRow).where(PlayerRow.token_hash == digest)).scalar_one_or_none()
+    statement = select(PlayerRow).where(PlayerRow.token_hash == digest)
+    return on_live_connection(lambda: db.session.execute(statement).scalar_one_or_none())

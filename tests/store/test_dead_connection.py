@@ -1,0 +1,43 @@
+"""A pooled connection the server dropped costs no request: the pool pings nothing, the first statement retries.
+
+PostgreSQL only: the test ends every other session of the database, as a server
+restart would, between requests.
+"""
+
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+
+
+@pytest.fixture
+def drop_connections(app, database_url):
+    if not database_url.startswith("postgresql"):
+        pytest.skip("a dropped connection is PostgreSQL's case")
+    admin = sa.create_engine(database_url)
+
+    def drop() -> int:
+        with admin.connect() as connection:
+            return connection.exec_driver_sql(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()").scalar_one()
+
+    yield drop
+    admin.dispose()
+
+
+def test_every_request_after_the_connections_dropped_is_answered(client, drop_connections):
+    game = client.post("/v1/games", json={"draw": 1}).get_json()
+    auth = {"Authorization": f"Bearer {game['token']}"}
+    requests = [
+        lambda: client.post(f"/v1/games/{game['id']}/draw", headers=auth),
+        lambda: client.get(f"/v1/games/{game['id']}"),
+        lambda: client.get(f"/v1/games/{game['id']}/legal-moves"),
+        lambda: client.post("/v1/games", json={"draw": 3}),
+        lambda: client.get("/readyz"),
+    ]
+    for send in requests:
+        assert drop_connections() >= 1  # the app's pooled connection, idle between requests
+        response = send()
+        assert response.status_code < 300, response.get_json()
+    assert client.get(f"/v1/games/{game['id']}").get_json()["version"] == 1
