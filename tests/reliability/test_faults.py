@@ -326,7 +326,8 @@ def _database_outage(server: Server, load: Load) -> None:
     finally:
         postgres("start")
         assert postgres_ready(), "PostgreSQL did not come back"
-    # The same gunicorn recovers: pool_pre_ping replaces the dead connections.
+    # The same gunicorn recovers: a dead pooled connection fails its first statement, which
+    # runs once more on a fresh one (store.db.on_live_connection).
     deadline = time.monotonic() + 30
     while request(server.port, "GET", "/readyz")[0] != 200:
         assert time.monotonic() < deadline, "/readyz stayed unready after PostgreSQL came back"
