@@ -27,6 +27,9 @@ def from_environment() -> dict:
         # The feed ends this long before now, so that a win stamped earlier but committed
         # later is never skipped by a cursor (see service/store/feed.py).
         "FEED_SETTLE_MS": _int("FEED_SETTLE_MS", 2000),
+        # An NDJSON stream of the feed ends (with its resume line) after this long: a slow reader
+        # holds an app thread and a database snapshot no longer.
+        "FEED_STREAM_SECONDS": _int("FEED_STREAM_SECONDS", 30),
         # CPU milliseconds for a winnable deal searched on request (only when the pool is empty).
         "WINNABLE_DEAL_DEADLINE_MS": _int("WINNABLE_DEAL_DEADLINE_MS", 1000),
         # Searches running at once per worker process; a request waits SOLVER_QUEUE_MS for a

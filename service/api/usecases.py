@@ -1,4 +1,4 @@
-"""The games' use cases, one function each: deal, read, play an action, hint.
+"""The use cases, one function each: deal, read, play an action, hint; a board, the feed, a verification.
 
 A view parses and documents; the function it calls does the rest. Playing is one
 transaction: :func:`play` runs an action on a game; in order: the game is loaded under its
@@ -10,17 +10,37 @@ by :func:`apply_action`.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import closing
+from datetime import date
 
-from flask import Response, request
+from flask import Response, current_app, request
 
 from ..engine import Action, Game, GameCode, Rejection
+from ..extensions import db
+from ..solver.daily import daily_deal
 from ..store import GameRecord, IdempotentAnswer, answers, end_read, games, write_transaction
+from ..store.feed import board_tag, feed_page, feed_stream, horizon, read_connection
+from ..store.leaderboards import ranked_page
+from ..store.verification import verify
 from . import idempotency
 from .auth import hash_token, is_id, new_id, new_token, optional_player, require_owner
 from .contract import IF_MATCH_PATTERN
-from .present import etag, game_json, json_response
+from .paging import BOARD_CURSOR, FEED_CURSOR
+from .present import (
+    board_json,
+    cache_headers,
+    etag,
+    feed_cursor,
+    feed_entry,
+    game_json,
+    if_none_match,
+    json_response,
+    not_modified,
+)
 from .problems import PROBLEM_MEDIA_TYPE, ApiProblem, problem_response
 from .solving import proven_winnable_code, solve_hint
 
@@ -151,3 +171,98 @@ def _check_if_match(version: int) -> None:
         return
     raise ApiProblem("VERSION_MISMATCH", sent=header.strip()[:40], current=version,
                      headers={"ETag": etag(version)})
+
+
+# -- the reads of leaderboard tools: boards, the feed, verification --------------------
+
+
+def board(filters: dict, cursor: str | None, limit: int) -> Response:
+    """A leaderboard page (``filters``: draw, code, player, since, until), or 304.
+
+    The board's ETag comes from its latest win (``store.feed.board_tag``), read
+    before the page: an ``If-None-Match`` that names it is 304 without building the
+    page. An empty board with a ``player`` filter is built anyway (its player may
+    not exist: 404).
+    """
+    after = BOARD_CURSOR.decode(cursor)  # a malformed cursor is 400 even when the board has not changed
+    player = filters.get("player")
+    with read_connection() as connection:
+        tag, empty = board_tag(connection, filters, current_app.config["FEED_SETTLE_MS"])
+        if if_none_match(tag) and not (empty and player is not None):
+            return not_modified(tag)
+        page = ranked_page(connection, filters, after, limit)
+    if page is None:
+        raise ApiProblem("PLAYER_NOT_FOUND", player=player)
+    return json_response(board_json(*page), headers=cache_headers(tag))
+
+
+def daily(day: date, draw: int) -> dict:
+    """The day's deal for ``draw`` and where its board is."""
+    code, winnable = daily_deal(day, draw)
+    return {"date": day.isoformat(), "draw": code.draw, "code": str(code), "winnable": winnable,
+            "leaderboard": f"/v1/deals/{code}/leaderboard"}
+
+
+def _feed_position(cursor: str | None):
+    position = FEED_CURSOR.decode(cursor)
+    return None if position is None else (position["at"], position["game"])
+
+
+def finished_games(filters: dict, cursor: str | None, limit: int) -> Response:
+    """A JSON page of the feed (``filters``: draw, since), or 304 when it has no new win."""
+    after = _feed_position(cursor)
+    settle = current_app.config["FEED_SETTLE_MS"]
+    until = horizon(settle)
+    with read_connection() as connection:
+        tag, _ = board_tag(connection, {**filters, "until": until}, settle)
+        if if_none_match(tag):
+            return not_modified(tag)
+        rows = feed_page(connection, filters, after, until, limit)
+    more = len(rows) > limit
+    rows = rows[:limit]
+    resume = feed_cursor(rows[-1]) if rows else cursor
+    body = {"items": [feed_entry(row) for row in rows], "next": resume if more else None, "resume": resume}
+    return json_response(body, headers=cache_headers(tag))
+
+
+#: Rows fetched from the server-side cursor at a time, and sent as one chunk.
+STREAM_BATCH = 2000
+
+
+def stream_finished_games(filters: dict, cursor: str | None, limit: int) -> Response:
+    """The feed as NDJSON: up to ``limit`` entries, then ``{"resume", "count", "more"}``.
+
+    The stream also stops after ``FEED_STREAM_SECONDS`` (checked between batches):
+    a slow reader holds a thread and a database snapshot no longer than that.
+    ``more`` is true when either bound cut it: the tool continues from ``resume``.
+    """
+    after = _feed_position(cursor)
+    until = horizon(current_app.config["FEED_SETTLE_MS"])
+    deadline = time.monotonic() + current_app.config["FEED_STREAM_SECONDS"]
+    engine = db.engine  # the generator runs after the request context is gone
+
+    def lines() -> Iterator[bytes]:
+        count, last, more = 0, None, False
+        dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+        with closing(feed_stream(engine, filters, after, until, limit + 1, STREAM_BATCH)) as batches:
+            for rows in batches:
+                if count + len(rows) > limit:
+                    rows, more = rows[:limit - count], True
+                if rows:
+                    count += len(rows)
+                    last = rows[-1]
+                    yield ("\n".join(dumps(feed_entry(row)) for row in rows) + "\n").encode()
+                if more:
+                    break
+                if time.monotonic() > deadline:
+                    more = len(rows) == STREAM_BATCH  # a shorter batch was the last one
+                    break
+        end = {"resume": feed_cursor(last) if last is not None else cursor, "count": count, "more": more}
+        yield (dumps(end) + "\n").encode()
+
+    return Response(lines(), mimetype="application/x-ndjson", headers={"Cache-Control": "no-store"})
+
+
+def verification(game_id: str) -> dict:
+    """A game's stored history replayed from its code and compared with what is stored."""
+    return verify(get_game(game_id))

@@ -14,6 +14,9 @@ import pytest
 from sqlalchemy import update
 
 from service import create_app
+from service.api import feed as feed_api
+from service.api import usecases
+from service.api.feed import STREAM_LIMIT
 from service.engine import Action, GameCode, replay
 from service.extensions import db
 from service.store import ActionRow, GameRow
@@ -158,8 +161,33 @@ def test_bad_queries_are_400(client, query):
 
 def test_a_stream_takes_a_larger_limit_but_not_an_unbounded_one(app, client):
     add_win(app, score=1)
-    assert stream(client, limit=5000)[1]["count"] == 1
-    problem(client.get("/v1/games/finished?limit=1000001", headers={"Accept": NDJSON}), 400, "INVALID_REQUEST")
+    assert stream(client, limit=STREAM_LIMIT)[1]["count"] == 1
+    problem(client.get(f"/v1/games/finished?limit={STREAM_LIMIT + 1}", headers={"Accept": NDJSON}), 400,
+            "INVALID_REQUEST")
+
+
+def test_a_stream_stops_at_its_default_bound_with_a_resume_line(app, client, monkeypatch):
+    monkeypatch.setattr(feed_api, "STREAM_DEFAULT", 3)
+    games = [add_win(app, score=s, finished=T0 + timedelta(minutes=s)) for s in range(4)]
+    first, end = stream(client)
+    assert ids(first) == games[:3] and end["count"] == 3 and end["more"] is True
+    rest, end = stream(client, cursor=end["resume"])
+    assert ids(rest) == games[3:] and end["count"] == 1 and end["more"] is False
+
+
+def test_a_stream_stops_when_its_time_is_up_with_a_resume_line(app, client, monkeypatch):
+    monkeypatch.setattr(usecases, "STREAM_BATCH", 2)
+    app.config["FEED_STREAM_SECONDS"] = 0  # up after the first batch
+    games = [add_win(app, score=s, finished=T0 + timedelta(minutes=s)) for s in range(5)]
+    seen, cursor = [], None
+    for expected_count in (2, 2, 1):
+        entries, end = stream(client, **({"cursor": cursor} if cursor else {}))
+        assert end["count"] == len(entries) == expected_count
+        assert end["more"] is (expected_count == 2)  # a full batch may have more behind it
+        seen += ids(entries)
+        cursor = end["resume"]
+    assert seen == games
+    assert stream(client, cursor=cursor) == ([], {"resume": cursor, "count": 0, "more": False})
 
 
 def win_through_api(client, with_undo: bool) -> str:
