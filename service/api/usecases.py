@@ -26,6 +26,7 @@ from ..store import GameRecord, IdempotentAnswer, answers, end_read, games, writ
 from ..store.feed import board_tag, feed_page, feed_stream, horizon, read_connection
 from ..store.leaderboards import ranked_page
 from ..store.verification import verify
+from ..store.wins import TagCache, tag_cache
 from . import idempotency
 from .auth import hash_token, is_id, new_id, new_token, optional_player, require_owner
 from .contract import IF_MATCH_PATTERN
@@ -180,20 +181,38 @@ def board(filters: dict, cursor: str | None, limit: int) -> Response:
     """A leaderboard page (``filters``: draw, code, player, since, until), or 304.
 
     The board's ETag comes from its latest win (``store.feed.board_tag``), read
-    before the page: an ``If-None-Match`` that names it is 304 without building the
-    page. An empty board with a ``player`` filter is built anyway (its player may
-    not exist: 404).
+    before the page, or remembered from an earlier read while no win has been
+    signalled since (``store.wins``): an ``If-None-Match`` that names it is 304
+    without building the page. An empty board with a ``player`` filter is built
+    anyway (its player may not exist: 404).
     """
     after = BOARD_CURSOR.decode(cursor)  # a malformed cursor is 400 even when the board has not changed
     player = filters.get("player")
+    settle = current_app.config["FEED_SETTLE_MS"]
+    tags, key = _tags(), ("board", settle, *_present(filters))
+    known = tags.known(key)
+    if known is not None and if_none_match(known):
+        return not_modified(known)
+    before = tags.before_read()
     with read_connection() as connection:
-        tag, empty = board_tag(connection, filters, current_app.config["FEED_SETTLE_MS"])
-        if if_none_match(tag) and not (empty and player is not None):
-            return not_modified(tag)
+        tag, empty = board_tag(connection, filters, settle)
+        if not (empty and player is not None):
+            tags.remember(key, tag, before)
+            if if_none_match(tag):
+                return not_modified(tag)
         page = ranked_page(connection, filters, after, limit)
     if page is None:
         raise ApiProblem("PLAYER_NOT_FOUND", player=player)
     return json_response(board_json(*page), headers=cache_headers(tag))
+
+
+def _tags() -> TagCache:
+    engine = db.engine
+    return tag_cache(engine) if current_app.config["BOARD_TAG_CACHE"] else TagCache(None)
+
+
+def _present(filters: dict) -> tuple:
+    return tuple(sorted((name, value) for name, value in filters.items() if value is not None))
 
 
 def daily(day: date, draw: int) -> dict:
@@ -212,9 +231,15 @@ def finished_games(filters: dict, cursor: str | None, limit: int) -> Response:
     """A JSON page of the feed (``filters``: draw, since), or 304 when it has no new win."""
     after = _feed_position(cursor)
     settle = current_app.config["FEED_SETTLE_MS"]
+    tags, key = _tags(), ("feed", settle, *_present(filters))
+    known = tags.known(key)
+    if known is not None and if_none_match(known):
+        return not_modified(known)
+    before = tags.before_read()
     until = horizon(settle)
     with read_connection() as connection:
         tag, _ = board_tag(connection, {**filters, "until": until}, settle)
+        tags.remember(key, tag, before, settle_ms=settle)
         if if_none_match(tag):
             return not_modified(tag)
         rows = feed_page(connection, filters, after, until, limit)
