@@ -30,6 +30,7 @@ from sqlalchemy.dialects import postgresql
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from service.api.usecases import STREAM_BATCH  # noqa: E402  (the same chunks as the service's stream)
 from service.store.feed import feed_statement, tag_statement  # noqa: E402
 from service.store.leaderboards import page_statement  # noqa: E402  (only to compile the same SQL text)
 
@@ -174,10 +175,10 @@ def stream(params: dict, after: bool, limit: int, cursor: str | None):
     dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
     count, last, more = 0, None, False
     with psycopg.connect(_url()) as conn, conn.cursor(name="feed") as cursor:
-        cursor.itersize = 2000
+        cursor.itersize = STREAM_BATCH
         text, fixed = compiled("feed", (), after, True)
         cursor.execute(text, {**fixed, **params, "rows": limit + 1})
-        while rows := cursor.fetchmany(2000):
+        while rows := cursor.fetchmany(STREAM_BATCH):
             if count + len(rows) > limit:
                 rows, more = rows[:limit - count], True
             if rows:
