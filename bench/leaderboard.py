@@ -14,9 +14,10 @@ requests so that both workers get a share), medians of the round-pair ratios:
   feed: service / floor req/s, target >= 0.7;
 * the 304 path (``If-None-Match`` with the current tag) against the 200 path of
   the top-50 board, both on the service: target >= 3;
-* the NDJSON export of every won game (``Accept: application/x-ndjson``) against
-  a bare psycopg server-side cursor loop streaming the same rows as the same
-  NDJSON: rows/s, target >= 0.5, and the serving worker's resident memory growth
+* the NDJSON export of every won game (``Accept: application/x-ndjson``, streams
+  of 100,000 entries, each resumed from the last one's cursor) against a bare
+  psycopg server-side cursor loop streaming the same rows as the same NDJSON:
+  rows/s, target >= 0.5, and the serving worker's resident memory growth
   (``VmRSS``, sampled every 20 ms), target <= 50 MB.
 
 Each game's ``line`` is one of a few real winning lines found by the solver; the
@@ -34,6 +35,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import http.client
+import json
 import os
 import signal
 import statistics
@@ -60,6 +62,7 @@ APPS = {
     "floor": ["--pythonpath", str(ROOT / "bench"), "leaderboard_floor:create_app()"],
 }
 LINE_DEALS = 6  # distinct real winning lines
+STREAM_ROWS = 100_000  # entries per NDJSON stream of the export: the service's most
 DEPTH = 10_000  # the deep page starts after this many entries (half the wins in a small run)
 
 
@@ -166,11 +169,21 @@ def positions(url: str, daily: str) -> dict:
 # -- servers and load ----------------------------------------------------------------------
 
 
-def start(app: str, url: str) -> subprocess.Popen:
+def start(app: str, url: str, args) -> subprocess.Popen:
     env = {**os.environ, "DATABASE_URL": sqlalchemy_url(url), "BIND": f"127.0.0.1:{PORTS[app]}",
            "RATELIMIT_DEFAULT": "100000000 per minute"}
     env.pop("ACCESS_LOG", None)
-    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", *APPS[app]],
+    command = APPS[app]
+    if args.no_rate_limit:
+        env["RATELIMIT_ENABLED"] = "0"
+    if args.no_tag_cache:
+        env["BOARD_TAG_CACHE"] = "0"
+    if args.no_pre_ping:  # both sides: the floor's connection check stands for the pool's ping
+        env["FLOOR_PING"] = "0"
+        if app == "service":
+            command = ["service:create_app({'SQLALCHEMY_ENGINE_OPTIONS': "
+                       "{'pool_pre_ping': False, 'hide_parameters': True}})"]
+    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", *command],
                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                start_new_session=True)
     deadline = time.monotonic() + 60
@@ -296,7 +309,9 @@ def rss_kb(pid: int) -> int:
 
 
 def export(port: int, master: int) -> dict:
-    """Stream the whole NDJSON feed once: rows/s and the largest growth of a worker's resident memory."""
+    """Stream the whole NDJSON feed, as a mirroring tool does: streams of ``STREAM_ROWS`` entries, each
+    resumed from the last one's cursor, until ``more`` is false. Rows/s, and the largest growth of a
+    worker's resident memory."""
     pids = worker_pids(master)
     before = {pid: rss_kb(pid) for pid in pids}
     peak = dict(before)
@@ -311,22 +326,25 @@ def export(port: int, master: int) -> dict:
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+    rows, streams, cursor, more = 0, 0, None, True
     began = time.perf_counter()
-    conn.request("GET", "/v1/games/finished", headers={"Accept": "application/x-ndjson"})
-    response = conn.getresponse()
-    lines, tail = 0, b""
-    while chunk := response.read(1 << 16):
-        lines += chunk.count(b"\n")
-        tail = (tail + chunk)[-4096:]
+    while more:
+        query = f"?limit={STREAM_ROWS}" + (f"&cursor={quote(cursor)}" if cursor else "")
+        conn.request("GET", f"/v1/games/finished{query}", headers={"Accept": "application/x-ndjson"})
+        response = conn.getresponse()
+        lines, tail = 0, b""
+        while chunk := response.read(1 << 16):
+            lines += chunk.count(b"\n")
+            tail = (tail + chunk)[-4096:]
+        end = json.loads(tail.rstrip(b"\n").rsplit(b"\n", 1)[-1])
+        assert response.status == 200 and end["count"] == lines - 1, (response.status, end)
+        rows, streams, cursor, more = rows + end["count"], streams + 1, end["resume"], end["more"]
     seconds = time.perf_counter() - began
     conn.close()
     done.set()
     sampler.join()
-    last = tail.rstrip(b"\n").rsplit(b"\n", 1)[-1]
-    assert response.status == 200 and b'"resume"' in last, (response.status, last[:200])
-    rows = lines - 1
     growth = max((peak[pid] - before[pid] for pid in pids), default=0) / 1024
-    return {"rows": rows, "seconds": seconds, "rate": rows / seconds, "growth_mb": growth}
+    return {"rows": rows, "streams": streams, "seconds": seconds, "rate": rows / seconds, "growth_mb": growth}
 
 
 # -- the run -------------------------------------------------------------------------------
@@ -339,7 +357,7 @@ def run(url: str, args, daily: str) -> None:
     processes = {}
     try:
         for app in APPS:
-            processes[app] = start(app, url)
+            processes[app] = start(app, url, args)
         cases = {
             "top-50 board": "/v1/leaderboard?limit=50",
             "deep page (10,000 down)": f"/v1/leaderboard?limit=50&cursor={quote(where['deep'])}",
@@ -371,8 +389,9 @@ def run(url: str, args, daily: str) -> None:
             for app in (list(APPS) if number % 2 == 0 else list(APPS)[::-1]):
                 outcome = export(PORTS[app], processes[app].pid)
                 exports[app].append(outcome)
-                print(f"  {app:8} {outcome['rows']:,} rows in {outcome['seconds']:.1f} s: "
-                      f"{outcome['rate']:,.0f} rows/s, worker RSS growth {outcome['growth_mb']:.1f} MB", flush=True)
+                print(f"  {app:8} {outcome['rows']:,} rows in {outcome['streams']} streams, "
+                      f"{outcome['seconds']:.1f} s: {outcome['rate']:,.0f} rows/s, "
+                      f"worker RSS growth {outcome['growth_mb']:.1f} MB", flush=True)
     finally:
         for process in processes.values():
             stop(process)
@@ -402,6 +421,11 @@ def main() -> None:
     parser.add_argument("--export-rounds", type=int, default=2)
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds of load on each side before a case")
     parser.add_argument("--admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument("--no-pre-ping", action="store_true",
+                        help="weigh the pool's pre-ping: off in the service, and the floor's SELECT 1 with it")
+    parser.add_argument("--no-rate-limit", action="store_true", help="weigh the rate limiter: off in the service")
+    parser.add_argument("--no-tag-cache", action="store_true",
+                        help="weigh the tag cache: the service reads every board's tag (BOARD_TAG_CACHE=0)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     parser.add_argument("--url", help="measure a database kept by an earlier --keep run (no load)")
     args = parser.parse_args()

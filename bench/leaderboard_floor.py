@@ -7,8 +7,8 @@ the service sends: the connection check (``SELECT 1``: the service's pool pings
 each connection it hands out, as ``bench/baseline_app.py``'s does), then the
 text compiled once from the service's own statements (the board's ETag
 statement, then the page), and builds the same JSON body. No query validation,
-no rate limiter, no pool, no SQLAlchemy at request time. The NDJSON export is a
-plain psycopg server-side cursor loop.
+no rate limiter, no pool, no SQLAlchemy at request time. An NDJSON stream is a
+plain psycopg server-side cursor loop, bounded by ``limit`` as the service's is.
 
     DATABASE_URL=postgresql://… gunicorn -c gunicorn.conf.py --pythonpath bench 'leaderboard_floor:create_app()'
 """
@@ -30,12 +30,15 @@ from sqlalchemy.dialects import postgresql
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from service.api.board_usecases import STREAM_BATCH  # noqa: E402  (the same chunks as the service's stream)
 from service.store.feed import feed_statement, tag_statement  # noqa: E402
 from service.store.leaderboards import page_statement  # noqa: E402  (only to compile the same SQL text)
 
 DIALECT = postgresql.psycopg.dialect()
 SETTLE = timedelta(milliseconds=int(os.environ.get("FEED_SETTLE_MS", "2000")))
 _local = threading.local()
+#: FLOOR_PING=0 when the service runs without the pool's pre-ping (bench/leaderboard.py --no-pre-ping).
+PING = os.environ.get("FLOOR_PING", "1") != "0"
 
 
 @cache
@@ -56,7 +59,8 @@ def connection() -> psycopg.Connection:
     conn = getattr(_local, "conn", None)
     if conn is None or conn.closed:
         conn = _local.conn = psycopg.connect(_url(), autocommit=True)
-    conn.execute("SELECT 1").fetchall()
+    if PING:
+        conn.execute("SELECT 1").fetchall()
     return conn
 
 
@@ -149,7 +153,9 @@ def create_app() -> Flask:
         if after:
             params.update(at=datetime.fromisoformat(after["at"]), game=after["game"])
         if request.headers.get("Accept") == "application/x-ndjson":
-            return Response(stream(params, after is not None), mimetype="application/x-ndjson")
+            limit = int(request.args.get("limit", 10_000))
+            return Response(stream(params, after is not None, limit, request.args.get("cursor")),
+                            mimetype="application/x-ndjson")
         limit = int(request.args.get("limit", 50))
         conn = connection()
         etag = tag(conn, ("until",), {"until": horizon})
@@ -164,17 +170,20 @@ def create_app() -> Flask:
     return app
 
 
-def stream(params: dict, after: bool):
-    """All feed rows from a psycopg server-side cursor, as NDJSON, then the resume line."""
+def stream(params: dict, after: bool, limit: int, cursor: str | None):
+    """Up to ``limit`` feed rows from a psycopg server-side cursor, as NDJSON, then the resume line."""
     dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-    count, last = 0, None
+    count, last, more = 0, None, False
     with psycopg.connect(_url()) as conn, conn.cursor(name="feed") as cursor:
-        cursor.itersize = 2000
-        text, fixed = compiled("feed", (), after, False)
-        cursor.execute(text, {**fixed, **params})
-        while rows := cursor.fetchmany(2000):
-            count += len(rows)
-            last = rows[-1]
-            yield ("\n".join(dumps(entry(row)) for row in rows) + "\n").encode()
-    resume = encode({"at": iso(last[10]), "game": last[0]}) if last else None
-    yield (dumps({"resume": resume, "count": count, "more": False}) + "\n").encode()
+        cursor.itersize = STREAM_BATCH
+        text, fixed = compiled("feed", (), after, True)
+        cursor.execute(text, {**fixed, **params, "rows": limit + 1})
+        while rows := cursor.fetchmany(STREAM_BATCH):
+            if count + len(rows) > limit:
+                rows, more = rows[:limit - count], True
+            if rows:
+                count += len(rows)
+                last = rows[-1]
+                yield ("\n".join(dumps(entry(row)) for row in rows) + "\n").encode()
+    resume = encode({"at": iso(last[10]), "game": last[0]}) if last else cursor
+    yield (dumps({"resume": resume, "count": count, "more": more}) + "\n").encode()

@@ -27,6 +27,12 @@ def from_environment() -> dict:
         # The feed ends this long before now, so that a win stamped earlier but committed
         # later is never skipped by a cursor (see service/store/feed.py).
         "FEED_SETTLE_MS": _int("FEED_SETTLE_MS", 2000),
+        # An NDJSON stream of the feed ends (with its resume line) after this long: a slow reader
+        # holds an app thread and a database snapshot no longer.
+        "FEED_STREAM_SECONDS": _int("FEED_STREAM_SECONDS", 30),
+        # PostgreSQL: each process remembers the boards' ETags until a win is signalled
+        # (service/store/wins.py), so that a 304 runs no query. 0 reads the tag every time.
+        "BOARD_TAG_CACHE": os.environ.get("BOARD_TAG_CACHE", "1") not in ("0", "false", "no"),
         # CPU milliseconds for a winnable deal searched on request (only when the pool is empty).
         "WINNABLE_DEAL_DEADLINE_MS": _int("WINNABLE_DEAL_DEADLINE_MS", 1000),
         # Searches running at once per worker process; a request waits SOLVER_QUEUE_MS for a

@@ -8,28 +8,24 @@ the server with ``/verification``.
 
 from __future__ import annotations
 
-import json
-from datetime import datetime
-
-from flask import Response, current_app, request
+from flask import Response, request
 from marshmallow import fields, missing, validate
 
-from ..extensions import db
-from ..store.feed import board_tag, feed_page, feed_stream, horizon, read_connection
-from ..store.verification import verify
+from . import board_usecases
 from .leaderboards import MOMENT_DOC, NOT_MODIFIED_DOC, MomentField
-from .paging import FEED_CURSOR, cursor_field, limit_field
-from .present import cache_headers, if_none_match, iso_ms, json_response, not_modified
+from .paging import cursor_field, limit_field
+from .present import json_response
 from .problems import ApiProblem, Blueprint
 from .schemas import DRAW_CHOICES, StrictSchema
-from .usecases import get_game
 
 blp = Blueprint("feed", __name__, url_prefix="/v1/games",
                 description="For leaderboard tools: every finished game in order, and per-game verification.")
 
 NDJSON = "application/x-ndjson"
 PAGE_LIMIT = 200  # a JSON page, as every list of the API
-STREAM_LIMIT = 1_000_000  # an NDJSON stream with a limit; without one it runs to the end
+# An NDJSON stream: lines by default and at most. A tool continues from the last line's `resume`.
+STREAM_DEFAULT = 10_000
+STREAM_LIMIT = 100_000
 
 
 class FeedQuerySchema(StrictSchema):
@@ -39,7 +35,8 @@ class FeedQuerySchema(StrictSchema):
                                   "example": "2026-11-29T00:00:00Z"})
     limit = limit_field(load_default=missing, validate=validate.Range(min=1, max=STREAM_LIMIT),
                         metadata={"description": f"A JSON page: 1 to {PAGE_LIMIT}, default 50. An NDJSON "
-                                                 f"stream: at most this many lines, all when absent."})
+                                                 f"stream: 1 to {STREAM_LIMIT:,} entries, default "
+                                                 f"{STREAM_DEFAULT:,}."})
     cursor = cursor_field(metadata={"description": "`next` or `resume` of an earlier answer: continue after it."})
 
 
@@ -80,7 +77,9 @@ class FeedEndSchema(StrictSchema):
 
     resume = fields.String(allow_none=True, metadata={"description": "Send as `cursor` to continue."})
     count = fields.Integer(metadata={"description": "Entries in this stream."})
-    more = fields.Boolean(metadata={"description": "true: `limit` cut the stream before the end of the data."})
+    more = fields.Boolean(metadata={"description": "true: the stream stopped at its bound (`limit`, or "
+                                                   "`FEED_STREAM_SECONDS`) before the end of the data: continue "
+                                                   "from `resume`."})
 
 
 class DifferenceSchema(StrictSchema):
@@ -112,23 +111,6 @@ class VerificationSchema(StrictSchema):
     differences = fields.List(fields.Nested(DifferenceSchema))
 
 
-def _decode(cursor: str | None) -> tuple[datetime, str] | None:
-    position = FEED_CURSOR.decode(cursor)
-    return None if position is None else (position["at"], position["game"])
-
-
-def _encode(row) -> str:
-    return FEED_CURSOR.encode({"at": row.finished_at, "game": row.id})
-
-
-def entry(row) -> dict:
-    """One finished game as the feed lists it."""
-    game, code, draw, player, name, score, moves, undos, hints, ms, finished, line = row
-    return {"id": game, "code": code, "draw": draw, "player": None if player is None else {"id": player, "name": name},
-            "score": score, "moves": moves, "undos": undos, "hints": hints, "duration_ms": ms,
-            "finished_at": iso_ms(finished), "line": line}
-
-
 @blp.route("/finished")
 @blp.arguments(FeedQuerySchema(), location="query")
 @blp.response(200, FeedPageSchema, headers={"ETag": "BoardETag"})
@@ -152,60 +134,31 @@ def finished_games(query):
     happened, but a cursor never skips one.
 
     `Accept: application/x-ndjson` streams the same entries, one JSON object a line,
-    to the end of the data (or `limit` lines) in constant memory, then ends with a
-    line `{"resume", "count", "more"}`; a stream without that last line was cut
-    short: resume from your previous cursor (entries are keyed by `id`).
+    in constant memory, then ends with a line `{"resume", "count", "more"}`. A
+    stream is bounded: `limit` entries (10,000 by default, at most 100,000), and
+    `FEED_STREAM_SECONDS` (30 s by default) after which it ends early; `more: true`
+    says a bound cut it, so send `resume` as `cursor` for the rest. A stream
+    without that last line was cut short: resume from your previous cursor
+    (entries are keyed by `id`).
 
     JSON pages carry an `ETag` that changes exactly when a new win enters the feed
     (under its `draw` and `since`), and `Cache-Control: public, max-age=N`;
     `If-None-Match` with the current tag answers 304.
     """
-    after = _decode(query.get("cursor"))
-    settle = current_app.config["FEED_SETTLE_MS"]
-    until = horizon(settle)
     filters = {"draw": query.get("draw"), "since": query.get("since")}
+    cursor = query.get("cursor")
     if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
-        return _stream(filters, after, until, query.get("limit"), query.get("cursor"))
+        return _vary(board_usecases.stream_finished_games(filters, cursor, query.get("limit", STREAM_DEFAULT)))
     limit = query.get("limit", 50)
     if limit > PAGE_LIMIT:
         raise ApiProblem("INVALID_REQUEST", errors={"limit": [
             f"At most {PAGE_LIMIT} a JSON page; an NDJSON stream (Accept: {NDJSON}) takes more."]})
-    with read_connection() as connection:
-        tag, _ = board_tag(connection, {**filters, "until": until}, settle)
-        if if_none_match(tag):
-            return _vary(not_modified(tag))
-        rows = feed_page(connection, filters, after, until, limit)
-    more = len(rows) > limit
-    rows = rows[:limit]
-    resume = _encode(rows[-1]) if rows else query.get("cursor")
-    body = {"items": [entry(row) for row in rows], "next": resume if more else None, "resume": resume}
-    return _vary(json_response(body, headers=cache_headers(tag)))
+    return _vary(board_usecases.finished_games(filters, cursor, limit))
 
 
 def _vary(response: Response) -> Response:
     response.headers["Vary"] = "Accept"
     return response
-
-
-def _stream(filters: dict, after, until: datetime, limit: int | None, cursor: str | None) -> Response:
-    engine = db.engine  # the generator runs after the request context is gone
-
-    def lines():
-        count, last, more = 0, None, False
-        dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-        for rows in feed_stream(engine, filters, after, until, None if limit is None else limit + 1):
-            if limit is not None and count + len(rows) > limit:
-                rows, more = rows[:limit - count], True
-            if rows:
-                count += len(rows)
-                last = rows[-1]
-                yield ("\n".join(dumps(entry(row)) for row in rows) + "\n").encode()
-        end = {"resume": _encode(last) if last is not None else cursor, "count": count, "more": more}
-        yield (dumps(end) + "\n").encode()
-
-    response = Response(lines(), mimetype=NDJSON)
-    response.headers["Cache-Control"] = "no-store"
-    return _vary(response)
 
 
 @blp.route("/<game_id>/verification")
@@ -220,5 +173,4 @@ def verification(game_id):
     score, moves, undos, version and status (and, once won, the feed's `line`).
     `consistent` is true when nothing differs; `differences` says what does.
     """
-    row = get_game(game_id)
-    return json_response(verify(row))
+    return json_response(board_usecases.verification(game_id))

@@ -8,28 +8,18 @@ from __future__ import annotations
 import inspect
 from datetime import UTC, date, datetime, time
 
-from flask import current_app
 from marshmallow import ValidationError, fields, validate
 
 from ..engine import GameCode
-from ..solver.daily import daily_deal
-from ..store.feed import board_tag, read_connection
-from ..store.leaderboards import ranked_page
+from . import board_usecases
 from .auth import ID_PATTERN
-from .paging import BOARD_CURSOR, cursor_field, limit_field
-from .present import (
-    cache_headers,
-    if_none_match,
-    iso_ms,
-    json_response,
-    not_modified,
-)
+from .paging import cursor_field, limit_field
+from .present import json_response
 from .problems import ApiProblem, Blueprint
 from .schemas import DRAW_CHOICES, StrictSchema
 
 blp = Blueprint("leaderboards", __name__, url_prefix="/v1",
                 description="Leaderboards of won games, overall and per deal, and the daily deal.")
-
 
 
 # -- query strings ----------------------------------------------------------------
@@ -115,48 +105,9 @@ class DailySchema(StrictSchema):
     leaderboard = fields.String(required=True, metadata={"description": "The deal's leaderboard."})
 
 
-def leaderboard_page(connection, filters: dict, cursor: str | None, limit: int) -> dict | None:
-    """The answer of a leaderboard endpoint: ``{"items": [...], "next": cursor|null}``.
-
-    None when the ``player`` filter names no player.
-    """
-    page = ranked_page(connection, filters, BOARD_CURSOR.decode(cursor), limit)
-    if page is None:
-        return None
-    ranked, more = page
-    items = [{
-        "rank": rank, "game": game, "code": code, "draw": draw, "player": player,
-        "player_name": name, "score": score, "moves": moves, "seconds": ms / 1000,
-        "finished_at": iso_ms(finished),
-    } for rank, (game, code, draw, player, name, score, moves, ms, finished, *_) in ranked]
-    next_cursor = None
-    if more:
-        game, _, _, _, _, score, moves, ms, finished, *_ = ranked[-1][1]
-        next_cursor = BOARD_CURSOR.encode({"score": score, "moves": moves, "ms": ms, "finished": finished,
-                                           "game": game})
-    return {"items": items, "next": next_cursor}
-
-
 def _board(query: dict, **fixed):
-    """The answer of a leaderboard endpoint for its query string and fixed filters.
-
-    The board's ETag comes from its latest win (``store.feed.board_tag``), read
-    before the page: an ``If-None-Match`` that names it is 304 without building the
-    page. An empty board with a ``player`` filter is built anyway (its player may
-    not exist: 404).
-    """
-    player = query.get("player")
-    filters = {**fixed, "player": player, "since": query.get("since"), "until": query.get("until")}
-    cursor = query.get("cursor")
-    BOARD_CURSOR.decode(cursor)  # a malformed cursor is 400 even when the board has not changed
-    with read_connection() as connection:
-        tag, empty = board_tag(connection, filters, current_app.config["FEED_SETTLE_MS"])
-        if if_none_match(tag) and not (empty and player is not None):
-            return not_modified(tag)
-        page = leaderboard_page(connection, filters, cursor, query["limit"])
-    if page is None:
-        raise ApiProblem("PLAYER_NOT_FOUND", player=player)
-    return json_response(page, headers=cache_headers(tag))
+    filters = {**fixed, "player": query.get("player"), "since": query.get("since"), "until": query.get("until")}
+    return board_usecases.board(filters, query.get("cursor"), query["limit"])
 
 
 _RANKING_DOC = """Won games only, best first: score (highest), moves (fewest), time to win
@@ -234,7 +185,5 @@ def daily(query):
     day = query.get("date") or today
     if day > today:
         raise ApiProblem("INVALID_REQUEST", errors={"date": [f"Not a future date: today is {today} (UTC)."]})
-    code, winnable = daily_deal(day, query["draw"])
-    return json_response({"date": day.isoformat(), "draw": code.draw, "code": str(code), "winnable": winnable,
-                          "leaderboard": f"/v1/deals/{code}/leaderboard"})
+    return json_response(board_usecases.daily(day, query["draw"]))
 

@@ -9,7 +9,7 @@ from flask import json as flask_json
 
 from ..engine import Game
 from ..store import GameRecord
-from .paging import utc
+from .paging import BOARD_CURSOR, FEED_CURSOR, utc
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -107,3 +107,31 @@ def cache_headers(tag: str) -> dict:
 def not_modified(tag: str) -> Response:
     """304: the client's copy is current (RFC 9110 wants the tag and caching headers repeated)."""
     return Response(status=304, headers=cache_headers(tag))
+
+
+def board_json(ranked: list, more: bool) -> dict:
+    """A leaderboard page (``store.leaderboards.ranked_page``'s rows) as ``{"items", "next"}``."""
+    items = [{
+        "rank": rank, "game": game, "code": code, "draw": draw, "player": player,
+        "player_name": name, "score": score, "moves": moves, "seconds": ms / 1000,
+        "finished_at": iso_ms(finished),
+    } for rank, (game, code, draw, player, name, score, moves, ms, finished, *_) in ranked]
+    next_cursor = None
+    if more:
+        game, _, _, _, _, score, moves, ms, finished, *_ = ranked[-1][1]
+        next_cursor = BOARD_CURSOR.encode({"score": score, "moves": moves, "ms": ms, "finished": finished,
+                                           "game": game})
+    return {"items": items, "next": next_cursor}
+
+
+def feed_entry(row) -> dict:
+    """One finished game as the feed lists it (``store.feed.FEED_COLUMNS``)."""
+    game, code, draw, player, name, score, moves, undos, hints, ms, finished, line = row
+    return {"id": game, "code": code, "draw": draw, "player": None if player is None else {"id": player, "name": name},
+            "score": score, "moves": moves, "undos": undos, "hints": hints, "duration_ms": ms,
+            "finished_at": iso_ms(finished), "line": line}
+
+
+def feed_cursor(row) -> str:
+    """The cursor that continues after this feed row."""
+    return FEED_CURSOR.encode({"at": row.finished_at, "game": row.id})

@@ -118,12 +118,14 @@ def feed_stream(engine: Engine, filters: dict, after: tuple[datetime, str] | Non
     """Feed rows in batches from a server-side cursor: memory stays flat whatever the length.
 
     Needs no app context (a streamed response outlives the view): the caller passes
-    the engine. The connection is returned when the iterator is closed.
+    the engine. The cursor is closed and the connection returned when the iterator
+    is closed, at the end or before it.
     """
     statement, params = feed_query(filters, after, until, limit)
     with engine.connect() as connection:
         result = connection.execution_options(stream_results=True, max_row_buffer=batch).execute(statement, params)
-        yield from result.partitions(batch)
+        with result:  # a stream stopped early closes its server-side cursor here, not in the GC
+            yield from result.partitions(batch)
 
 
 # -- a board's tag -------------------------------------------------------------------------

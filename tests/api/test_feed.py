@@ -8,18 +8,25 @@ engine. The feed's settling delay is 0 here except where a test is about it.
 from __future__ import annotations
 
 import json
+import time
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import event, update
 
 from service import create_app
+from service.api import board_usecases
+from service.api import feed as feed_api
+from service.api.feed import STREAM_LIMIT
 from service.engine import Action, GameCode, replay
 from service.extensions import db
 from service.store import ActionRow, GameRow
+from service.store.wins import tag_cache
 from tests.api.gameplay import WINNABLE_CODE, post_action, winning_line
 from tests.api.helpers import new_game, problem
-from tests.api.test_leaderboards import T0, add_player, add_win
+from tests.api.test_leaderboards import T0, add_player
+from tests.api.test_leaderboards import add_win as insert_win
 
 NDJSON = "application/x-ndjson"
 
@@ -28,9 +35,39 @@ NDJSON = "application/x-ndjson"
 def app(database_url):
     app = create_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": False,
                       "FEED_SETTLE_MS": 0, "PUBLIC_CACHE_SECONDS": 7})
+    signal = tags_of(app).signal
+    assert signal is None or signal.wait_listening(10), "PostgreSQL: the win signal should be listening"
     yield app
     with app.app_context():
         db.engine.dispose()
+
+
+def tags_of(app):
+    with app.app_context():
+        return tag_cache(db.engine)
+
+
+@contextmanager
+def heard(app):
+    """On PostgreSQL, wait at the end of the block until the app's win signal has heard a win of it.
+
+    A process sees a win a moment after its commit (the notification's trip); the tests
+    wait for it, as a client polling a moment later would.
+    """
+    cache = tags_of(app)
+    before = cache.generation_now()
+    yield
+    deadline = time.monotonic() + 5
+    while before is not None and cache.generation_now() == before:
+        assert time.monotonic() < deadline, "no notification of the win"
+        time.sleep(0.002)
+
+
+def add_win(app, **kwargs) -> str:
+    if kwargs.get("status", "won") != "won":
+        return insert_win(app, **kwargs)
+    with heard(app):
+        return insert_win(app, **kwargs)
 
 
 def feed(client, **query) -> dict:
@@ -158,8 +195,33 @@ def test_bad_queries_are_400(client, query):
 
 def test_a_stream_takes_a_larger_limit_but_not_an_unbounded_one(app, client):
     add_win(app, score=1)
-    assert stream(client, limit=5000)[1]["count"] == 1
-    problem(client.get("/v1/games/finished?limit=1000001", headers={"Accept": NDJSON}), 400, "INVALID_REQUEST")
+    assert stream(client, limit=STREAM_LIMIT)[1]["count"] == 1
+    problem(client.get(f"/v1/games/finished?limit={STREAM_LIMIT + 1}", headers={"Accept": NDJSON}), 400,
+            "INVALID_REQUEST")
+
+
+def test_a_stream_stops_at_its_default_bound_with_a_resume_line(app, client, monkeypatch):
+    monkeypatch.setattr(feed_api, "STREAM_DEFAULT", 3)
+    games = [add_win(app, score=s, finished=T0 + timedelta(minutes=s)) for s in range(4)]
+    first, end = stream(client)
+    assert ids(first) == games[:3] and end["count"] == 3 and end["more"] is True
+    rest, end = stream(client, cursor=end["resume"])
+    assert ids(rest) == games[3:] and end["count"] == 1 and end["more"] is False
+
+
+def test_a_stream_stops_when_its_time_is_up_with_a_resume_line(app, client, monkeypatch):
+    monkeypatch.setattr(board_usecases, "STREAM_BATCH", 2)
+    app.config["FEED_STREAM_SECONDS"] = 0  # up after the first batch
+    games = [add_win(app, score=s, finished=T0 + timedelta(minutes=s)) for s in range(5)]
+    seen, cursor = [], None
+    for expected_count in (2, 2, 1):
+        entries, end = stream(client, **({"cursor": cursor} if cursor else {}))
+        assert end["count"] == len(entries) == expected_count
+        assert end["more"] is (expected_count == 2)  # a full batch may have more behind it
+        seen += ids(entries)
+        cursor = end["resume"]
+    assert seen == games
+    assert stream(client, cursor=cursor) == ([], {"resume": cursor, "count": 0, "more": False})
 
 
 def win_through_api(client, with_undo: bool) -> str:
@@ -287,7 +349,8 @@ def test_a_new_win_changes_the_tag_of_every_board_it_enters_and_of_no_other(app,
 
 def test_a_win_through_the_api_changes_the_tag(app, client):
     first = client.get("/v1/leaderboard").headers["ETag"]
-    win_through_api(client, with_undo=False)
+    with heard(app):
+        win_through_api(client, with_undo=False)
     assert client.get("/v1/leaderboard").headers["ETag"] != first
     assert client.get(f"/v1/deals/{WINNABLE_CODE}/leaderboard").headers["ETag"] != first
 
@@ -306,6 +369,49 @@ def test_if_none_match_answers_304_until_a_win_enters(app, client, path):
     add_win(app, score=1, deal=5, finished=T0 + timedelta(minutes=1))
     response = client.get(path, headers={"If-None-Match": tag})
     assert response.status_code == 200 and response.headers["ETag"] != tag
+
+
+def test_a_remembered_tag_answers_304_without_a_query(app, client, database_url):
+    """PostgreSQL: a tag read once holds, with no query, until the win signal says a win arrived."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("PostgreSQL only: SQLite reads its tags every time")
+    add_win(app, score=100, deal=5)
+    statements = []
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    paths = ["/v1/leaderboard?draw=1", f"/v1/deals/{GameCode(draw=1, deal=5)}/leaderboard", "/v1/games/finished"]
+    for path in paths:
+        tag = client.get(path).headers["ETag"]  # read, and remembered
+        statements.clear()
+        response = client.get(path, headers={"If-None-Match": tag})
+        assert response.status_code == 304 and response.headers["ETag"] == tag
+        assert statements == [], path
+    add_win(app, score=1, deal=5, finished=T0 + timedelta(minutes=1))
+    for path in paths:
+        response = client.get(path, headers={"If-None-Match": tag})
+        assert response.status_code == 200 and response.headers["ETag"] != tag
+
+
+def test_a_feed_tag_is_not_remembered_while_a_win_may_still_enter_the_feed(database_url):
+    """The feed ends FEED_SETTLE_MS before now: a win heard less than that ago has yet to enter it."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("PostgreSQL only")
+    settled = create_app({"DATABASE_URL": database_url, "RATELIMIT_ENABLED": False, "FEED_SETTLE_MS": 60_000})
+    try:
+        client = settled.test_client()
+        with heard(settled):
+            insert_win(settled, score=1, finished=datetime.now(UTC))
+        statements = []
+        with settled.app_context():
+            event.listen(db.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+        tag = client.get("/v1/games/finished").headers["ETag"]
+        statements.clear()
+        assert client.get("/v1/games/finished", headers={"If-None-Match": tag}).status_code == 304
+        assert statements, "read again, not remembered"
+    finally:
+        with settled.app_context():
+            db.engine.dispose()
 
 
 def test_conditional_requests_still_validate(app, client):
