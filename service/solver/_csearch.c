@@ -14,8 +14,11 @@
  *            draw: int, streamline: bool, whole_groups: bool, best_first: bool,
  *            pending: bool)
  *     (best_first=True: the greedy best-first search, same scores and tie-breaks)
- *     .step(limit) -> 0 running (limit positions reached), 1 won, 2 exhausted
+ *     (max_bytes=N > 0: the memory budget of the search's tables, see within_memory)
+ *     .step(limit) -> 0 running (limit positions reached), 1 won, 2 exhausted,
+ *                     3 stopped at the memory budget (for good)
  *     .nodes       -> distinct positions met so far (the root counts 1)
+ *     .bytes       -> bytes the search's tables and stacks hold now
  *     .path()      -> list of moves (kind, ...) from the root to the win
  *
  * Moves are the tuples of search.py: (0, src, i, dst) CC, (1, src) CF,
@@ -32,7 +35,7 @@
 #define KEYMAX 160
 
 enum { CC = 0, CF = 1, TC = 2, TF = 3, FC = 4 };
-enum { RUNNING = 0, WON = 1, EXHAUSTED = 2 };
+enum { RUNNING = 0, WON = 1, EXHAUSTED = 2, OVER_MEMORY = 3 };
 
 typedef struct {
     uint8_t cols[7][MAXCOL];
@@ -629,6 +632,7 @@ typedef struct {
     PyObject_HEAD
     int draw, streamline, whole_groups, best_first, status, started, pending;
     long long nodes;
+    unsigned long long max_bytes; /* 0: no memory budget */
     Frame *frames;
     size_t nframes, frames_cap;
     MoveVec moves; /* candidate moves of every frame, stacked */
@@ -652,6 +656,46 @@ typedef struct {
 static inline int pend_kinds(const SearchObject *self)
 {
     return self->pending ? PEND_KIND_FC | (self->draw == 1 ? PEND_KIND_TC : 0) : 0;
+}
+
+/* The bytes held by every growable table and stack of the search. */
+static size_t used_bytes(const SearchObject *self)
+{
+    return self->table.cap * sizeof(uint64_t) + self->table.arena_cap + self->frames_cap * sizeof(Frame)
+           + (self->moves.cap + self->rec.cap + self->scratch.cap) * sizeof(Move) + self->bcap * sizeof(BNode)
+           + self->heapcap * sizeof(HeapItem);
+}
+
+/* How many items a growable array of cap items gains to hold need (see reserve). */
+static size_t grown_by(size_t cap, size_t need, size_t first)
+{
+    if (need <= cap)
+        return 0;
+    size_t grown = cap ? cap : first;
+    while (grown < need)
+        grown *= 2;
+    return grown - cap;
+}
+
+/* Whether one more position fits the memory budget: the bytes held now plus every growth that
+ * expanding it could trigger (each array doubles when full), so that the budget is never passed,
+ * not merely noticed afterwards. */
+static int within_memory(const SearchObject *self)
+{
+    if (!self->max_bytes)
+        return 1;
+    const Table *t = &self->table;
+    size_t grow = grown_by(self->frames_cap, self->nframes + 1, 256) * sizeof(Frame)
+                  + grown_by(self->moves.cap, self->moves.n + MAXMOVES, 1024) * sizeof(Move)
+                  + grown_by(self->rec.cap, self->rec.n + 64, 1024) * sizeof(Move)
+                  + grown_by(t->arena_cap, t->arena_n + KEYMAX + ENTRY_HEAD, 1u << 20);
+    if ((t->count + 1) * 2 > t->cap)
+        grow += (t->cap ? t->cap : (1u << 16)) * sizeof(uint64_t);
+    if (self->best_first)
+        grow += grown_by(self->bcap, self->nb + 1, 4096) * sizeof(BNode)
+                + grown_by(self->heapcap, self->nheap + 1, 4096) * sizeof(HeapItem)
+                + grown_by(self->scratch.cap, 64, 1024) * sizeof(Move);
+    return used_bytes(self) + grow <= self->max_bytes;
 }
 
 static int push_frame(SearchObject *self, const State *st, size_t rec_start)
@@ -688,12 +732,13 @@ static void Search_dealloc(SearchObject *self)
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"cols", "found", "talon", "p", "draw", "streamline", "whole_groups", "best_first",
-                             "pending", NULL};
+                             "pending", "max_bytes", NULL};
     PyObject *cols, *found;
     Py_buffer talon;
     int p, draw, streamline = 0, whole_groups = 0, best_first = 0, pending = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOy*ii|pppp", kwlist, &cols, &found, &talon, &p, &draw,
-                                     &streamline, &whole_groups, &best_first, &pending))
+    unsigned long long max_bytes = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOy*ii|ppppK", kwlist, &cols, &found, &talon, &p, &draw,
+                                     &streamline, &whole_groups, &best_first, &pending, &max_bytes))
         return -1;
     State st;
     memset(&st, 0, sizeof st);
@@ -772,6 +817,7 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
     st.pend = st.pend2 = NO_PEND;
     self->root = st;
     self->pending = pending;
+    self->max_bytes = max_bytes;
     self->draw = draw;
     self->streamline = streamline;
     self->whole_groups = whole_groups || streamline;
@@ -792,6 +838,8 @@ done:
  * Returns RUNNING to go on from *st, WON when the auto-plays win, -1 with an exception set. */
 static int start(SearchObject *self, State *st)
 {
+    if (!within_memory(self))
+        return self->status = OVER_MEMORY;
     self->started = 1;
     *st = self->root;
     self->rec.n = 0;
@@ -1015,6 +1063,8 @@ static PyObject *best_first_step(SearchObject *self, long long limit)
             self->current = -1;
             continue;
         }
+        if (!within_memory(self))
+            return PyLong_FromLong(self->status = OVER_MEMORY);
         Move m = self->current_moves[self->current_next++];
         State child = self->current_st;
         self->scratch.n = 0;
@@ -1079,6 +1129,8 @@ static PyObject *Search_step(SearchObject *self, PyObject *arg)
             self->nframes--;
             continue;
         }
+        if (!within_memory(self))
+            return PyLong_FromLong(self->status = OVER_MEMORY);
         Move m = self->moves.v[f->moves_start + f->next++];
         State child = f->st;
         size_t rec_start = self->rec.n;
@@ -1145,15 +1197,21 @@ static PyObject *Search_get_nodes(SearchObject *self, void *Py_UNUSED(closure))
     return PyLong_FromLongLong(self->nodes);
 }
 
+static PyObject *Search_get_bytes(SearchObject *self, void *Py_UNUSED(closure))
+{
+    return PyLong_FromSize_t(used_bytes(self));
+}
+
 static PyMethodDef Search_methods[] = {
     {"step", (PyCFunction)Search_step, METH_O,
-     "step(limit) -> 0 running (limit positions met), 1 won, 2 exhausted (no win exists)"},
+     "step(limit) -> 0 running (limit positions met), 1 won, 2 exhausted (no win exists), 3 over memory"},
     {"path", (PyCFunction)Search_path, METH_NOARGS, "the moves of the win from the root, or None"},
     {NULL, NULL, 0, NULL},
 };
 
 static PyGetSetDef Search_getset[] = {
     {"nodes", (getter)Search_get_nodes, NULL, "distinct positions met so far", NULL},
+    {"bytes", (getter)Search_get_bytes, NULL, "bytes held by the search's tables and stacks", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -106,6 +106,7 @@ it, every take-back onto any column that rule 7 allows, every talon play.
 from __future__ import annotations
 
 import heapq
+import sys
 import time
 
 # -- card tables -------------------------------------------------------------
@@ -272,8 +273,23 @@ def doomed(cols, found, talon) -> bool:
             return False
 
 
+#: why a search stopped without a verdict (:attr:`Budget.reason`)
+TIME, NODES, MEMORY = "time", "nodes", "memory"
+
+#: bytes a recorded position costs the Python table beyond its key: the dict slot (about
+#: 3 words at the dict's load) and its ``[0, p, p]`` list (small ints are shared)
+PY_ENTRY_BYTES = 3 * 8 + sys.getsizeof([0, 255, 255])
+#: bytes a position met costs the Python best-first search beyond its table entry: its state
+#: (new tuples and columns), its record in ``met`` and its queue item (tracemalloc: tests/solver/test_memory.py)
+BEST_FIRST_NODE_BYTES = 500
+
+
 class Budget(Exception):
-    """Raised inside the search when the node or time budget is spent."""
+    """Raised inside the search when a budget is spent; ``reason``: TIME, NODES or MEMORY."""
+
+    def __init__(self, reason: str = NODES) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 class Searcher:
@@ -281,7 +297,8 @@ class Searcher:
 
     def __init__(
         self, cols, found, talon, p, draw, *, deadline: float = float("inf"), max_nodes: int | None = None,
-        streamline: bool = False, prune: bool = False, whole_groups: bool = False, pending: bool = False,
+        max_bytes: int | None = None, streamline: bool = False, prune: bool = False, whole_groups: bool = False,
+        pending: bool = False,
     ):
         #: streamline: a search for a *quick win* with unsafe restrictions (no take-backs,
         #: partial groups only to uncover a foundation card, eager auto-play).  Its
@@ -299,6 +316,11 @@ class Searcher:
         self.draw = draw
         self.deadline = deadline
         self.max_nodes = max_nodes
+        #: memory budget of the search's tables (its transposition table, and the best-first
+        #: search's queue and parents), in bytes; None: unbounded
+        self.max_bytes = max_bytes
+        #: bytes those tables hold (the Python search estimates them per entry, see visit)
+        self.table_bytes = 0
         self.nodes = 0
         self._run_start: dict[bytes, tuple[int, int]] = {}
         self._reach: dict[tuple[int, int], frozenset[int]] = {}
@@ -334,10 +356,17 @@ class Searcher:
                 entry[phase % self.draw] = phase
             return True
         if not pend:
+            self.spend(sys.getsizeof(k) + PY_ENTRY_BYTES)
             entry = visited[k] = [0, 255, 255]
             if phase:
                 entry[phase % self.draw] = phase
         return True
+
+    def spend(self, size: int) -> None:
+        """Count ``size`` more bytes in the tables; :class:`Budget` (MEMORY) when they would pass ``max_bytes``."""
+        if self.max_bytes is not None and self.table_bytes + size > self.max_bytes:
+            raise Budget(MEMORY)
+        self.table_bytes += size
 
     def run_start(self, col: bytes) -> int:
         """Index of the first card of the longest ordered group at the top of ``col``."""
@@ -563,7 +592,7 @@ class Searcher:
         try:
             while True:
                 if clock() > deadline:
-                    raise Budget
+                    raise Budget(TIME)
                 next(steps)
         except StopIteration as stop:
             return stop.value
@@ -582,7 +611,7 @@ class Searcher:
         self.visit(visited, self.key(state), self.phase(state), ())
         self.nodes = 1
         if self.max_nodes is not None and self.max_nodes <= 1:
-            raise Budget
+            raise Budget(NODES)
         yield
         if doomed(state[0], state[1], state[2]):
             return None
@@ -618,7 +647,7 @@ class Searcher:
             nodes += 1
             if nodes >= max_nodes:
                 self.nodes = nodes
-                raise Budget
+                raise Budget(NODES)
             if not nodes & 255:
                 self.nodes = nodes
                 yield
@@ -693,7 +722,7 @@ class Searcher:
         seq = 0
         push, pop = heapq.heappush, heapq.heappop
         if nodes >= max_nodes:
-            raise Budget
+            raise Budget(NODES)
         yield
         if doomed(state[0], state[1], state[2]):
             return None
@@ -714,11 +743,12 @@ class Searcher:
                     return path
                 if not visit(visited, key(child), phase(child), pend):
                     continue
+                self.spend(BEST_FIRST_NODE_BYTES)
                 met.append((index, record))
                 nodes += 1
                 if nodes >= max_nodes:
                     self.nodes = nodes
-                    raise Budget
+                    raise Budget(NODES)
                 if not nodes & 255:
                     self.nodes = nodes
                     yield
