@@ -48,15 +48,23 @@ WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
 QUICK_DFS_WEIGHT = 1.0
 QUICK_BEST_WEIGHT = 2.0
 COMPLETE_WEIGHT = 1.0
-#: after this much time (on solve's clock) the best-first search stops and the complete search's weight
-#: becomes COMPLETE_LATE_WEIGHT: the quick searches find the easy wins early; with rule 7 the hard deals
-#: are mostly decided by the complete one (measured on the deals bench/solver.py finds hard)
+#: draw 3 only: the complete search of the same position in draw 1, whose "unwinnable" is the
+#: draw-3 one too (draw 1 plays every draw-3 line, see docs/SOLVER.md); it is far cheaper
+DRAW_ONE_WEIGHT = 1.0
+#: after this much time (on solve's clock) the complete search's weight becomes COMPLETE_LATE_WEIGHT
+#: and the best-first one's QUICK_BEST_LATE_WEIGHT: the quick searches find the easy wins early; with
+#: rule 7 the hard deals are mostly decided by the complete one, but some wins only the best-first
+#: search finds (measured on the deals bench/solver.py finds hard)
 QUICK_PHASE_S = 0.05
 COMPLETE_LATE_WEIGHT = 8.0
+QUICK_BEST_LATE_WEIGHT = 2.0
+#: the complete searches play only aces and twos automatically: docs/SOLVER.md proves them complete
+#: that way (measured cost: bench/solver.py --compare, README "Performance")
+LOW_AUTOPLAY = True
 #: shares of the memory budget: the complete search(es) get the rest
 QUICK_DFS_MEMORY_SHARE = 0.125
 QUICK_BEST_MEMORY_SHARE = 0.25
-
+DRAW_ONE_MEMORY_SHARE = 0.125
 #: the default memory budget of a solve: the bytes its searches' tables may hold together (a draw-3
 #: search fills about 40 MB a second; the server sets SOLVER_MEMORY_MB)
 MEMORY_BYTES = 256 << 20
@@ -114,15 +122,17 @@ def solve(
     talon = list(game.waste) + list(reversed(game.stock))
     deadline = start + budget_ms / 1000.0
     cols, found, waste = game.tableau, game.foundations, len(game.waste)
-    # Three searches share the time, each getting its weight's share of the CPU
+    # The searches share the time, each getting its weight's share of the CPU
     # time spent so far (they advance in slices of a few milliseconds; after
-    # QUICK_PHASE_S the best-first one stops and the complete search gets most of it):
+    # QUICK_PHASE_S the complete search gets most of it):
     # * a streamlined depth-first search (unsafe restrictions, see Searcher),
     #   which finds the easy wins at once;
     # * a streamlined greedy best-first search, which recovers from the bad early
     #   choices that doom a depth-first search;
     # * the complete depth-first search with only safe pruning: it alone may say
-    #   "unwinnable", and it finds wins too.
+    #   "unwinnable", and it finds wins too;
+    # * in draw 3, the complete search of the same position played in draw 1: its
+    #   "unwinnable" is the draw-3 verdict too (its wins prove nothing here).
     # A win from any of them is as good as any other (every line is replayed); the
     # streamlined ones' failures prove nothing, they just stop.
     search_class = fast.CSearcher if BACKEND == "c" else Searcher
@@ -134,13 +144,18 @@ def solve(
         return search_class(cols, found, talon, waste, search_draw, max_nodes=max_nodes,
                             max_bytes=memory_share(share), **options)
 
+    draw_one_share = DRAW_ONE_MEMORY_SHARE if draw != 1 else 0.0
     quick = searcher(draw, QUICK_DFS_MEMORY_SHARE, streamline=True)
     best = searcher(draw, QUICK_BEST_MEMORY_SHARE, streamline=True)
-    complete = searcher(draw, 1.0 - QUICK_DFS_MEMORY_SHARE - QUICK_BEST_MEMORY_SHARE,
-                        whole_groups=True, pending=True)
+    complete = searcher(draw, 1.0 - QUICK_DFS_MEMORY_SHARE - QUICK_BEST_MEMORY_SHARE - draw_one_share,
+                        whole_groups=True, pending=True, low_autoplay=LOW_AUTOPLAY)
     searches = [[quick, quick.dfs(), QUICK_DFS_WEIGHT, 0.0], [best, best.best_first(), QUICK_BEST_WEIGHT, 0.0],
                 [complete, complete.dfs(), COMPLETE_WEIGHT, 0.0]]
     proofs = {complete}  # the searches whose exhaustion proves the position lost
+    if draw != 1 and DRAW_ONE_WEIGHT > 0:
+        draw_one = searcher(1, draw_one_share, whole_groups=True, pending=True, low_autoplay=LOW_AUTOPLAY)
+        searches.append([draw_one, draw_one.dfs(), DRAW_ONE_WEIGHT, 0.0])
+        proofs.add(draw_one)
     best_entry, complete_entry = searches[1], searches[2]
     everyone = [entry[0] for entry in searches]
     stopped: dict = {}  # search -> the Budget reason that stopped it
@@ -155,7 +170,8 @@ def solve(
         if not late and now - start > QUICK_PHASE_S:
             late = True
             complete_entry[2] = COMPLETE_LATE_WEIGHT
-            if best_entry in searches:
+            best_entry[2] = QUICK_BEST_LATE_WEIGHT
+            if not QUICK_BEST_LATE_WEIGHT and best_entry in searches:
                 _drop(searches, best_entry)
         entry = min(searches, key=_behind)
         running, steps = entry[0], entry[1]
@@ -165,6 +181,8 @@ def solve(
             path = stop.value
             if path is None and running in proofs:
                 return Solution(UNWINNABLE, (), _nodes(everyone), _ms(start, clock), table_bytes=peak)
+            if running.draw != draw:
+                path = None  # a draw-1 win is not a draw-3 one
             if path is None:
                 _drop(searches, entry)
         except Budget as spent:

@@ -14,7 +14,8 @@
  *            draw: int, streamline: bool, whole_groups: bool, best_first: bool,
  *            pending: bool)
  *     (best_first=True: the greedy best-first search, same scores and tie-breaks)
- *     (max_bytes=N > 0: the memory budget of the search's tables, see within_memory)
+ *     (max_bytes=N > 0: the memory budget of the search's tables, see within_memory;
+ *      low_autoplay=True: only aces and twos are played automatically, see docs/SOLVER.md)
  *     .step(limit) -> 0 running (limit positions reached), 1 won, 2 exhausted,
  *                     3 stopped at the memory budget (for good)
  *     .nodes       -> distinct positions met so far (the root counts 1)
@@ -120,6 +121,22 @@ static int eager_to_foundation(int card, const uint8_t *found)
     return found[OPP[s][0]] >= r - 1 && found[OPP[s][1]] >= r - 1;
 }
 
+/* Which foundation plays are made automatically (search.py: Searcher.autoplay): the safe rule, the
+ * streamlined searches' eager one, only aces and twos (low_autoplay, see docs/SOLVER.md), or none
+ * (autoplay=False: the reference the tests hold the others to). */
+enum { AUTO_SAFE = 0, AUTO_EAGER = 1, AUTO_LOW = 2, AUTO_NONE = 3 };
+
+static int plays_up(int card, const uint8_t *found, int mode)
+{
+    if (mode == AUTO_EAGER)
+        return eager_to_foundation(card, found);
+    if (mode == AUTO_LOW)
+        return RANK[card] <= 1;
+    if (mode == AUTO_NONE)
+        return 0;
+    return safe_to_foundation(card, found);
+}
+
 /* -- moves -------------------------------------------------------------------- */
 
 static void talon_remove(State *st, int i)
@@ -211,7 +228,7 @@ static int mv_reserve(MoveVec *mv, size_t extra)
 }
 
 /* Play every safe foundation move (search.py: Searcher.autoplay), recording each one. */
-static int autoplay(State *st, int draw, int streamline, MoveVec *rec)
+static int autoplay(State *st, int draw, int mode, MoveVec *rec)
 {
     for (;;) {
         Move m = {255, 0, 0, 0};
@@ -227,15 +244,14 @@ static int autoplay(State *st, int draw, int streamline, MoveVec *rec)
                     break;
                 }
             if (col >= 0) {
-                if (streamline ? eager_to_foundation(card, st->found) : safe_to_foundation(card, st->found)) {
+                if (plays_up(card, st->found, mode)) {
                     m.kind = CF;
                     m.a = (uint8_t)col;
                 }
             } else if (draw == 1) {
                 for (int i = 0; i < st->ntalon; i++)
                     if (st->talon[i] == card) {
-                        if (streamline ? eager_to_foundation(card, st->found)
-                                       : safe_to_foundation(card, st->found)) {
+                        if (plays_up(card, st->found, mode)) {
                             m.kind = TF;
                             m.a = (uint8_t)i;
                         }
@@ -294,7 +310,7 @@ static void talon_reach_mask(int n, int p, int draw, uint8_t *reach)
 }
 
 /* Candidate moves, best first (search.py: Searcher.moves; same scores, stable order). */
-static int gen_moves(const State *st, int draw, int streamline, int whole_groups, int pend_kinds, Move *out)
+static int gen_moves(const State *st, int draw, int mode, int whole_groups, int pend_kinds, Move *out)
 {
     Scored sc[MAXMOVES];
     int n = 0;
@@ -385,7 +401,7 @@ static int gen_moves(const State *st, int draw, int streamline, int whole_groups
             }
         }
     }
-    if (!streamline) {
+    if (mode != AUTO_EAGER) {
         for (int s = 0; s < 4; s++) {
             int count = found[s];
             if (!count)
@@ -393,7 +409,7 @@ static int gen_moves(const State *st, int draw, int streamline, int whole_groups
             int card = s * 13 + count - 1;
             uint8_t reduced[4] = {found[0], found[1], found[2], found[3]};
             reduced[s]--;
-            if (safe_to_foundation(card, reduced))
+            if (plays_up(card, reduced, mode))
                 continue; /* rule 3 */
             if (RANK[card] == KING) {
                 if (first_empty >= 0)
@@ -630,7 +646,7 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD
-    int draw, streamline, whole_groups, best_first, status, started, pending;
+    int draw, streamline /* the auto-play mode: AUTO_* */, whole_groups, best_first, status, started, pending;
     long long nodes;
     unsigned long long max_bytes; /* 0: no memory budget */
     Frame *frames;
@@ -732,13 +748,14 @@ static void Search_dealloc(SearchObject *self)
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"cols", "found", "talon", "p", "draw", "streamline", "whole_groups", "best_first",
-                             "pending", "max_bytes", NULL};
+                             "pending", "max_bytes", "low_autoplay", "autoplay", NULL};
     PyObject *cols, *found;
     Py_buffer talon;
-    int p, draw, streamline = 0, whole_groups = 0, best_first = 0, pending = 0;
+    int p, draw, streamline = 0, whole_groups = 0, best_first = 0, pending = 0, low_autoplay = 0, autoplay_on = 1;
     unsigned long long max_bytes = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOy*ii|ppppK", kwlist, &cols, &found, &talon, &p, &draw,
-                                     &streamline, &whole_groups, &best_first, &pending, &max_bytes))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOy*ii|ppppKpp", kwlist, &cols, &found, &talon, &p, &draw,
+                                     &streamline, &whole_groups, &best_first, &pending, &max_bytes, &low_autoplay,
+                                     &autoplay_on))
         return -1;
     State st;
     memset(&st, 0, sizeof st);
@@ -819,7 +836,8 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
     self->pending = pending;
     self->max_bytes = max_bytes;
     self->draw = draw;
-    self->streamline = streamline;
+    /* the auto-play mode */
+    self->streamline = streamline ? AUTO_EAGER : !autoplay_on ? AUTO_NONE : low_autoplay ? AUTO_LOW : AUTO_SAFE;
     self->whole_groups = whole_groups || streamline;
     self->best_first = best_first;
     self->current = -1;

@@ -61,7 +61,8 @@ class CSearcher(Searcher):
         if doomed(state[0], state[1], state[2]):
             return None
         search = _csearch.Search(list(state[0]), state[1], state[2], state[3], self.draw, self.streamline,
-                                 self.whole_groups, best_first, bool(self.pend_kinds), self.max_bytes or 0)
+                                 self.whole_groups, best_first, bool(self.pend_kinds), self.max_bytes or 0,
+                                 self.low_autoplay, self.autoplays)
         while True:
             status = search.step(int(min(self.nodes + SLICE, max_nodes)))
             self.nodes, self.table_bytes = search.nodes, search.bytes

@@ -101,6 +101,10 @@ Pruning (each rule is safe for *our* rules; see the argument next to it)
 
 Nothing else is pruned: every whole ordered group onto any column that accepts
 it, every take-back onto any column that rule 7 allows, every talon play.
+
+How these rules combine — auto-play, rules 3, 6 and 7, the table and the waste
+dominance together — is argued in docs/SOLVER.md, for the complete search as
+solve() runs it (``low_autoplay=True``: only aces and twos are auto-played).
 """
 
 from __future__ import annotations
@@ -161,6 +165,11 @@ def eager_to_foundation(card: int, found) -> bool:
         return True
     o1, o2 = OPPOSITE[SUIT[card]]
     return found[o1] >= r - 1 and found[o2] >= r - 1
+
+
+def low_card(card: int, found) -> bool:
+    """True for aces and twos: the only cards the complete search plays automatically (see docs/SOLVER.md)."""
+    return RANK[card] <= 1
 
 
 def talon_reach(n_talon: int, p: int, draw: int) -> list[int]:
@@ -298,7 +307,7 @@ class Searcher:
     def __init__(
         self, cols, found, talon, p, draw, *, deadline: float = float("inf"), max_nodes: int | None = None,
         max_bytes: int | None = None, streamline: bool = False, prune: bool = False, whole_groups: bool = False,
-        pending: bool = False,
+        pending: bool = False, low_autoplay: bool = False, autoplay: bool = True,
     ):
         #: streamline: a search for a *quick win* with unsafe restrictions (no take-backs,
         #: partial groups only to uncover a foundation card, eager auto-play).  Its
@@ -312,6 +321,14 @@ class Searcher:
         #: pending: rule 7 (a free card is put down only to be used at once); the moves that put
         #: one down: take-backs, and talon cards in draw 1
         self.pend_kinds = (FC,) + ((TC,) if draw == 1 else ()) if pending else ()
+        #: low_autoplay: only aces and twos are played automatically (and rule 3 holds only them back),
+        #: the foundation plays whose safety docs/SOLVER.md proves in the form its argument needs
+        self.low_autoplay = low_autoplay and not streamline
+        #: autoplay=False: nothing is played automatically (and rule 3 holds nothing back): the
+        #: reference that tests/solver holds the complete search to
+        self.autoplays = autoplay or streamline
+        self._plays_up = (eager_to_foundation if streamline else _never if not autoplay
+                          else low_card if self.low_autoplay else safe_to_foundation)
         self.root = (tuple(bytes(c) for c in cols), tuple(found), bytes(talon), p)
         self.draw = draw
         self.deadline = deadline
@@ -423,7 +440,7 @@ class Searcher:
     def autoplay(self, state, record: list) -> tuple:
         """Play every safe foundation move; append each ``(state_before, move)`` to ``record``."""
         talon_too = self.draw == 1
-        safe = eager_to_foundation if self.streamline else safe_to_foundation
+        safe = self._plays_up
         while True:
             cols, found, talon, p = state
             tops = [col[-1] if col else -1 for col in cols]
@@ -530,7 +547,7 @@ class Searcher:
             card = s * 13 + count - 1
             reduced = list(found)
             reduced[s] -= 1
-            if safe_to_foundation(card, reduced):
+            if self._plays_up(card, reduced):
                 continue  # rule 3: auto-play would put it straight back
             if RANK[card] == KING:
                 if first_empty >= 0:
@@ -762,3 +779,7 @@ class Searcher:
 
 def _first(item):
     return item[0]
+
+
+def _never(card: int, found) -> bool:
+    return False
