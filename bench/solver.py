@@ -2,6 +2,7 @@
 
     python bench/solver.py                       # 1000 deals per draw mode, 10 s cap each
     python bench/solver.py --deals 100 --cap 1   # quick run while developing
+    python bench/solver.py --hint-memory 3       # a hint's memory at SOLVER_HINT_MAX_NODES, per mode
 
 One core, deals drawn from a fixed seed; times are CPU seconds of this process
 (``--wall`` for wall time), so that a busy machine does not skew the figures.  For each draw mode it prints the share
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -64,6 +67,75 @@ def run(draw: int, deals: int, seed: int, cap_s: float, verbose: bool, clock=tim
     }
 
 
+#: solve()'s settings compared by --compare: "before" is the previous release (the best-first search
+#: stops at 50 ms, no draw-1 proof search in draw 3, the complete search auto-plays every safe card);
+#: "safe-autoplay" is "now" with that last point only
+VARIANTS = {
+    "before": {"QUICK_BEST_LATE_WEIGHT": 0.0, "DRAW_ONE_WEIGHT": 0.0, "LOW_AUTOPLAY": False},
+    "safe-autoplay": {"LOW_AUTOPLAY": False},
+    "now": {},
+}
+
+
+def compare(draw: int, deals: int, seed: int, cap_s: float, names: list[str], rounds: int) -> None:
+    """Each deal solved by each variant in turn, the order alternating deal by deal, ``rounds`` times.
+
+    Prints per variant and round the share decided within 0.1 s and 1 s, the median and p99
+    time, and the ratio of the summed times to the first variant's in the same round.
+    """
+    settings = {name: VARIANTS[name] for name in names}
+    defaults = {key: getattr(service.solver, key) for variant in settings.values() for key in variant}
+    for round_ in range(rounds):
+        rng = random.Random(seed + round_)
+        codes = [GameCode(draw=draw, deal=rng.randrange(DEAL_COUNT)) for _ in range(deals)]
+        times: dict[str, list[float]] = {name: [] for name in names}
+        decided: dict[str, list[bool]] = {name: [] for name in names}
+        for n, code in enumerate(codes):
+            order = names if n % 2 == 0 else list(reversed(names))
+            for name in order:
+                for key, value in {**defaults, **settings[name]}.items():
+                    setattr(service.solver, key, value)
+                solution = solve(Game.from_code(code), budget_ms=int(cap_s * 1000), clock=time.process_time)
+                known = solution.verdict != "unknown"
+                times[name].append(solution.ms / 1000.0 if known else cap_s)
+                decided[name].append(known)
+        for key, value in defaults.items():
+            setattr(service.solver, key, value)
+        first = sum(times[names[0]])
+        for name in names:
+            within = [ok and t <= 1.0 for ok, t in zip(decided[name], times[name], strict=True)]
+            quick = [ok and t <= 0.1 for ok, t in zip(decided[name], times[name], strict=True)]
+            print(f"draw {draw} round {round_ + 1} {name:>8s}: N={deals} decided <=0.1s {sum(quick) / deals:.1%}  "
+                  f"<=1s {sum(within) / deals:.1%}  <={cap_s:g}s {sum(decided[name]) / deals:.1%} | "
+                  f"median {percentile(times[name], 0.5) * 1000:.1f} ms  "
+                  f"p99 {percentile(times[name], 0.99) * 1000:.0f} ms"
+                  f" | total time x{sum(times[name]) / first:.2f}", flush=True)
+
+
+def hint_memory_one(code: str, max_nodes: int) -> str:
+    """One search as a hint runs it at the position cap (no memory budget): its tables and RSS growth."""
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    solution = solve(Game.from_code(code), budget_ms=600_000, max_nodes=max_nodes, memory_bytes=None,
+                     clock=time.process_time)
+    grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    return (f"{code}: {solution.verdict} ({solution.reason or 'decided'}) {solution.nodes} positions, "
+            f"tables {solution.table_bytes / 2**20:.1f} MiB, max RSS +{grown:.1f} MiB")
+
+
+def hint_memory(draw: int, count: int, seed: int, max_nodes: int) -> None:
+    """The first ``count`` deals a 0.1 s search leaves open, each measured in a fresh process."""
+    rng = random.Random(seed)
+    found = 0
+    while found < count:
+        code = str(GameCode(draw=draw, deal=rng.randrange(DEAL_COUNT)))
+        if solve(Game.from_code(code), budget_ms=100, clock=time.process_time).verdict != "unknown":
+            continue
+        found += 1
+        out = subprocess.run([sys.executable, __file__, "--hint-memory-one", code, "--max-nodes", str(max_nodes)],
+                             check=True, capture_output=True, text=True)
+        print(out.stdout.strip(), flush=True)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=1000, help="deals per draw mode (default 1000)")
@@ -75,7 +147,27 @@ def main(argv=None) -> None:
                         help="budget and times in wall time (default: this process's CPU time, fair on a busy machine)")
     parser.add_argument("--backend", choices=("c", "python"),
                         help="depth-first search core (default: the C core when it is built)")
+    parser.add_argument("--compare", nargs="+", choices=sorted(VARIANTS), metavar="VARIANT",
+                        help=f"solve each deal with each variant of solve's schedule ({', '.join(VARIANTS)}), "
+                             "alternating, and print them side by side")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of --compare, each on fresh deals (default 2)")
+    parser.add_argument("--hint-memory", type=int, metavar="N",
+                        help="measure a hint's tables and RSS at --max-nodes on N hard deals per mode, and stop")
+    parser.add_argument("--hint-memory-one", metavar="CODE", help=argparse.SUPPRESS)
+    parser.add_argument("--max-nodes", type=int, default=1_200_000,
+                        help="positions of --hint-memory (default 1200000, SOLVER_HINT_MAX_NODES)")
     args = parser.parse_args(argv)
+    if args.hint_memory_one:
+        print(hint_memory_one(args.hint_memory_one, args.max_nodes))
+        return
+    if args.hint_memory:
+        for draw in args.draw or (1, 3):
+            hint_memory(draw, args.hint_memory, args.seed, args.max_nodes)
+        return
+    if args.compare:
+        for draw in args.draw or (1, 3):
+            compare(draw, args.deals, args.seed, args.cap, args.compare, args.rounds)
+        return
     if args.backend:
         if args.backend == "c" and service.solver.fast.BACKEND != "c":
             parser.error("the C core (service/solver/_csearch) is not built")

@@ -22,8 +22,12 @@ def from_environment() -> dict:
         # CPU milliseconds of the request's thread, not wall time: a loaded machine must not
         # turn into longer searches.
         "SOLVER_HINT_BUDGET_MS": _int("SOLVER_HINT_BUDGET_MS", 300),
-        # Bounds a hint's memory whatever its time budget (1.2M positions: about 35 MB of tables).
+        # Positions a hint may meet. Measured at this cap (python bench/solver.py --hint-memory 3):
+        # up to 46 MiB of tables (max RSS +36 MiB) in draw 1, 62-80 MiB (RSS +33-61 MiB) in draw 3.
         "SOLVER_HINT_MAX_NODES": _int("SOLVER_HINT_MAX_NODES", 1_200_000),
+        # Bytes (MiB) the tables of one solver run (hint or winnable deal) may hold, all its
+        # searches together: past it the search stops, "unknown" with reason "memory".
+        "SOLVER_MEMORY_MB": _int("SOLVER_MEMORY_MB", 96),
         # The feed ends this long before now, so that a win stamped earlier but committed
         # later is never skipped by a cursor (see service/store/feed.py).
         "FEED_SETTLE_MS": _int("FEED_SETTLE_MS", 2000),

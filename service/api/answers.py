@@ -163,6 +163,10 @@ class HintSchema(AnswerSchema):
     game = fields.String(required=True)
     version = _count(metadata={"description": "The version the hint was computed for."})
     verdict = fields.String(required=True, metadata={"enum": ["winnable", "unwinnable", "unknown"]})
+    reason = fields.String(required=True, allow_none=True, metadata={
+        "enum": ["time", "nodes", "memory", None],
+        "description": "With `unknown`, the budget that ran out: CPU `time`, `nodes` (positions) or `memory` "
+                       "(the search's tables); null otherwise."})
     proven = fields.Boolean(required=True, metadata={
         "description": "false with `unknown`: `action` is the search's best guess, not the first step of a "
                        "proven win."})

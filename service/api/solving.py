@@ -73,7 +73,7 @@ def proven_winnable_code(draw: int) -> GameCode:
         return code
     with _slot_or_503(), _solver(app)["gate"]:
         found = winnable_deal(draw, deadline_s=app.config["WINNABLE_DEAL_DEADLINE_MS"] / 1000,
-                              clock=time.thread_time)
+                              memory_bytes=app.config["SOLVER_MEMORY_MB"] << 20, clock=time.thread_time)
     if found is None:
         raise ApiProblem("WINNABLE_DEAL_TIMEOUT", draw=draw, headers={"Retry-After": "1"})
     return found[0]
@@ -122,7 +122,8 @@ def solve_hint(state: dict) -> dict:
     solver = _solver(current_app._get_current_object())
     with _slot_or_503():
         return cached_hint(state, cache=solver["cache"], gate=solver["gate"],
-                           budget_ms=config["SOLVER_HINT_BUDGET_MS"], max_nodes=config["SOLVER_HINT_MAX_NODES"])
+                           budget_ms=config["SOLVER_HINT_BUDGET_MS"], max_nodes=config["SOLVER_HINT_MAX_NODES"],
+                           memory_bytes=config["SOLVER_MEMORY_MB"] << 20)
 
 
 def mark_solver_requests(app: Flask) -> None:

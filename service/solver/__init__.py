@@ -25,6 +25,7 @@ searches run in a compiled C core when it is built (:mod:`service.solver.fast`,
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import random
 import time
@@ -34,24 +35,39 @@ from service.engine import CARDS, COLUMNS, FOUNDATIONS, Action, Game, GameCode, 
 from service.engine.deal import DEAL_COUNT
 
 from . import fast
-from .search import CC, CF, FC, SUIT, TC, TF, Budget, Searcher, talon_steps
+from .search import CC, CF, FC, MEMORY, NODES, SUIT, TC, TF, TIME, Budget, Searcher, talon_steps
 
-__all__ = ["BACKEND", "Solution", "best_guess", "hint", "solve", "winnable_deal"]
+__all__ = ["BACKEND", "MEMORY", "NODES", "TIME", "Solution", "best_guess", "hint", "solve", "winnable_deal"]
 
 #: the depth-first searches in use: "c" (compiled core, see service.solver.fast) or "python";
 #: set it to "python" to run the pure Python reference
 BACKEND = fast.BACKEND
 
 WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
-#: shares of the CPU time of the three searches run side by side (see solve)
+#: shares of the CPU time of the searches run side by side (see solve)
 QUICK_DFS_WEIGHT = 1.0
 QUICK_BEST_WEIGHT = 2.0
 COMPLETE_WEIGHT = 1.0
-#: after this much time (on solve's clock) the best-first search stops and the complete search's weight
-#: becomes COMPLETE_LATE_WEIGHT: the quick searches find the easy wins early; with rule 7 the hard deals
-#: are mostly decided by the complete one (measured on the deals bench/solver.py finds hard)
+#: draw 3 only: the complete search of the same position in draw 1, whose "unwinnable" is the
+#: draw-3 one too (draw 1 plays every draw-3 line, see docs/SOLVER.md); it is far cheaper
+DRAW_ONE_WEIGHT = 1.0
+#: after this much time (on solve's clock) the complete search's weight becomes COMPLETE_LATE_WEIGHT
+#: and the best-first one's QUICK_BEST_LATE_WEIGHT: the quick searches find the easy wins early; with
+#: rule 7 the hard deals are mostly decided by the complete one, but some wins only the best-first
+#: search finds (measured on the deals bench/solver.py finds hard)
 QUICK_PHASE_S = 0.05
 COMPLETE_LATE_WEIGHT = 8.0
+QUICK_BEST_LATE_WEIGHT = 2.0
+#: the complete searches play only aces and twos automatically: docs/SOLVER.md proves them complete
+#: that way (measured cost: bench/solver.py --compare, README "Performance")
+LOW_AUTOPLAY = True
+#: shares of the memory budget: the complete search(es) get the rest
+QUICK_DFS_MEMORY_SHARE = 0.125
+QUICK_BEST_MEMORY_SHARE = 0.25
+DRAW_ONE_MEMORY_SHARE = 0.125
+#: the default memory budget of a solve: the bytes its searches' tables may hold together (a draw-3
+#: search fills about 40 MB a second; the server sets SOLVER_MEMORY_MB)
+MEMORY_BYTES = 256 << 20
 #: positions the greedy search behind an unproven hint may meet (a few tens of ms of CPU in Python)
 GUESS_NODES = 1500
 
@@ -61,6 +77,9 @@ class Solution:
     """The solver's answer: verdict, winning line (engine actions), nodes searched, time.
 
     ``guess``: for an ``"unknown"`` hint, the best first action found without a proof (or none).
+    ``reason``: for ``"unknown"``, the budget that ran out — ``"time"``, ``"nodes"`` or
+    ``"memory"`` (the complete search's tables reached their bytes); None otherwise.
+    ``table_bytes``: the most bytes the searches' tables held at once.
     """
 
     verdict: str
@@ -68,26 +87,33 @@ class Solution:
     nodes: int = 0
     ms: float = 0.0
     guess: Action | None = None
+    reason: str | None = None
+    table_bytes: int = 0
 
     def to_json(self) -> dict:
         return {
             "verdict": self.verdict,
+            "reason": self.reason,
             "line": [str(action) for action in self.line],
             "nodes": self.nodes,
             "ms": round(self.ms, 3),
+            "table_bytes": self.table_bytes,
         }
 
 
 def solve(
-    game: Game, *, budget_ms: int = 1000, max_nodes: int | None = None, clock=time.perf_counter,
+    game: Game, *, budget_ms: int = 1000, max_nodes: int | None = None, memory_bytes: int | None = MEMORY_BYTES,
+    clock=time.perf_counter,
 ) -> Solution:
     """Decide whether ``game`` can still be won from its current position.
 
     ``budget_ms`` bounds the wall time of the search, ``max_nodes`` the number
-    of distinct positions it expands; when either runs out the verdict is
-    ``"unknown"``.  ``game`` is not modified.  ``clock`` measures the budget and
-    ``Solution.ms``: wall time by default; ``time.process_time`` counts only this
-    process's CPU time (benchmarks on a shared machine).
+    of distinct positions it expands, ``memory_bytes`` the bytes its tables
+    hold (all its searches together; None: unbounded); when one runs out the verdict is
+    ``"unknown"`` and ``reason`` says which.  ``game`` is not modified.
+    ``clock`` measures the budget and ``Solution.ms``: wall time by default;
+    ``time.process_time`` counts only this process's CPU time (benchmarks on a
+    shared machine).
     """
     start = clock()
     if game.won:
@@ -96,65 +122,88 @@ def solve(
     talon = list(game.waste) + list(reversed(game.stock))
     deadline = start + budget_ms / 1000.0
     cols, found, waste = game.tableau, game.foundations, len(game.waste)
-    # Three searches share the time, each getting its weight's share of the CPU
+    # The searches share the time, each getting its weight's share of the CPU
     # time spent so far (they advance in slices of a few milliseconds; after
-    # QUICK_PHASE_S the best-first one stops and the complete search gets most of it):
+    # QUICK_PHASE_S the complete search gets most of it):
     # * a streamlined depth-first search (unsafe restrictions, see Searcher),
     #   which finds the easy wins at once;
     # * a streamlined greedy best-first search, which recovers from the bad early
     #   choices that doom a depth-first search;
     # * the complete depth-first search with only safe pruning: it alone may say
-    #   "unwinnable", and it finds wins too.
+    #   "unwinnable", and it finds wins too;
+    # * in draw 3, the complete search of the same position played in draw 1: its
+    #   "unwinnable" is the draw-3 verdict too (its wins prove nothing here).
     # A win from any of them is as good as any other (every line is replayed); the
     # streamlined ones' failures prove nothing, they just stop.
     search_class = fast.CSearcher if BACKEND == "c" else Searcher
-    searches = [
-        [search_class(cols, found, talon, waste, draw, streamline=True, max_nodes=max_nodes), "dfs",
-         QUICK_DFS_WEIGHT],
-        [search_class(cols, found, talon, waste, draw, streamline=True, max_nodes=max_nodes), "best",
-         QUICK_BEST_WEIGHT],
-        [search_class(cols, found, talon, waste, draw, whole_groups=True, pending=True, max_nodes=max_nodes),
-         "dfs", COMPLETE_WEIGHT],
-    ]
-    for entry in searches:
-        searcher, kind, weight = entry
-        entry[1] = searcher.dfs() if kind == "dfs" else searcher.best_first()
-        entry.append(0.0)  # CPU seconds used
+
+    def memory_share(fraction: float) -> int | None:
+        return None if memory_bytes is None else max(1, int(memory_bytes * fraction))
+
+    def searcher(search_draw: int, share: float, **options):
+        return search_class(cols, found, talon, waste, search_draw, max_nodes=max_nodes,
+                            max_bytes=memory_share(share), **options)
+
+    draw_one_share = DRAW_ONE_MEMORY_SHARE if draw != 1 else 0.0
+    quick = searcher(draw, QUICK_DFS_MEMORY_SHARE, streamline=True)
+    best = searcher(draw, QUICK_BEST_MEMORY_SHARE, streamline=True)
+    complete = searcher(draw, 1.0 - QUICK_DFS_MEMORY_SHARE - QUICK_BEST_MEMORY_SHARE - draw_one_share,
+                        whole_groups=True, pending=True, low_autoplay=LOW_AUTOPLAY)
+    searches = [[quick, quick.dfs(), QUICK_DFS_WEIGHT, 0.0], [best, best.best_first(), QUICK_BEST_WEIGHT, 0.0],
+                [complete, complete.dfs(), COMPLETE_WEIGHT, 0.0]]
+    proofs = {complete}  # the searches whose exhaustion proves the position lost
+    if draw != 1 and DRAW_ONE_WEIGHT > 0:
+        draw_one = searcher(1, draw_one_share, whole_groups=True, pending=True, low_autoplay=LOW_AUTOPLAY)
+        searches.append([draw_one, draw_one.dfs(), DRAW_ONE_WEIGHT, 0.0])
+        proofs.add(draw_one)
     best_entry, complete_entry = searches[1], searches[2]
-    complete = complete_entry[0]
     everyone = [entry[0] for entry in searches]
+    stopped: dict = {}  # search -> the Budget reason that stopped it
+    late = False
     path = None
+    peak = 0
     while path is None:
         now = clock()
         if now > deadline or not searches:
-            return Solution(UNKNOWN, (), sum(s.nodes for s in everyone), _ms(start, clock))
-        if now - start > QUICK_PHASE_S and complete_entry[2] != COMPLETE_LATE_WEIGHT:
+            reason = stopped.get(complete, TIME if now > deadline else NODES)
+            return Solution(UNKNOWN, (), _nodes(everyone), _ms(start, clock), reason=reason, table_bytes=peak)
+        if not late and now - start > QUICK_PHASE_S:
+            late = True
             complete_entry[2] = COMPLETE_LATE_WEIGHT
-            if best_entry in searches:
-                searches.remove(best_entry)
-                best_entry[1] = None  # its generator holds the search's tables
+            best_entry[2] = QUICK_BEST_LATE_WEIGHT
+            if not QUICK_BEST_LATE_WEIGHT and best_entry in searches:
+                _drop(searches, best_entry)
         entry = min(searches, key=_behind)
-        searcher, steps = entry[0], entry[1]
+        running, steps = entry[0], entry[1]
         try:
             next(steps)
         except StopIteration as stop:
             path = stop.value
+            if path is None and running in proofs:
+                return Solution(UNWINNABLE, (), _nodes(everyone), _ms(start, clock), table_bytes=peak)
+            if running.draw != draw:
+                path = None  # a draw-1 win is not a draw-3 one
             if path is None:
-                if searcher is complete:
-                    return Solution(UNWINNABLE, (), sum(s.nodes for s in everyone), _ms(start, clock))
-                searches.remove(entry)
-        except Budget:
-            searches.remove(entry)
+                _drop(searches, entry)
+        except Budget as spent:
+            stopped[running] = spent.reason
+            _drop(searches, entry)
         entry[3] += clock() - now
-        if max_nodes is not None and sum(s.nodes for s in everyone) >= max_nodes:
-            return Solution(UNKNOWN, (), sum(s.nodes for s in everyone), _ms(start, clock))
-    spent = sum(s.nodes for s in everyone)
+        held = sum(other[0].table_bytes for other in searches)
+        if entry[1] is None:  # dropped after this slice: its tables counted one last time
+            held += running.table_bytes
+        peak = max(peak, held)
+        if max_nodes is not None and _nodes(everyone) >= max_nodes:
+            return Solution(UNKNOWN, (), _nodes(everyone), _ms(start, clock), reason=NODES, table_bytes=peak)
     line = tuple(_actions(path, draw))
     _verify(game, line)
-    return Solution(WINNABLE, line, spent, _ms(start, clock))
+    return Solution(WINNABLE, line, _nodes(everyone), _ms(start, clock), table_bytes=peak)
 
 
-def hint(game: Game, *, budget_ms: int = 1000, max_nodes: int | None = None, clock=time.perf_counter) -> Solution:
+def hint(
+    game: Game, *, budget_ms: int = 1000, max_nodes: int | None = None, memory_bytes: int | None = MEMORY_BYTES,
+    clock=time.perf_counter,
+) -> Solution:
     """The same answer as :func:`solve`; the hint is ``line[0]`` when the verdict is winnable.
 
     An already won game gives ``"winnable"`` with an empty line: nothing to hint.
@@ -164,10 +213,10 @@ def hint(game: Game, *, budget_ms: int = 1000, max_nodes: int | None = None, clo
     >>> solution.verdict, solution.guess is not None
     ('unknown', True)
     """
-    solution = solve(game, budget_ms=budget_ms, max_nodes=max_nodes, clock=clock)
+    solution = solve(game, budget_ms=budget_ms, max_nodes=max_nodes, memory_bytes=memory_bytes, clock=clock)
     if solution.verdict != UNKNOWN:
         return solution
-    return Solution(UNKNOWN, (), solution.nodes, solution.ms, best_guess(game))
+    return dataclasses.replace(solution, guess=best_guess(game))
 
 
 def best_guess(game: Game, max_nodes: int = GUESS_NODES) -> Action | None:
@@ -221,12 +270,12 @@ def _checked(game: Game, action: Action) -> Action | None:
 
 def winnable_deal(
     draw: int, *, deadline_s: float = 3.0, rng: random.Random | None = None, budget_ms: int = 500,
-    clock=time.perf_counter,
+    memory_bytes: int | None = MEMORY_BYTES, clock=time.perf_counter,
 ) -> tuple[GameCode, Solution] | None:
     """A random deal of draw mode ``draw`` proven winnable, or None if ``deadline_s`` passes first.
 
     Each attempt gets at most ``budget_ms`` (and never more than what is left
-    of the deadline).  ``rng`` (a :class:`random.Random`) makes it deterministic;
+    of the deadline) and ``memory_bytes`` of tables.  ``rng`` (a :class:`random.Random`) makes it deterministic;
     without it deal numbers come from the engine's cryptographic source.
     ``clock`` measures both (``time.thread_time``: this thread's CPU time).
     """
@@ -237,7 +286,8 @@ def winnable_deal(
             return None
         deal = rng.randrange(DEAL_COUNT) if rng is not None else random_deal()
         code = GameCode(draw=draw, deal=deal)
-        solution = solve(Game.from_code(code), budget_ms=int(min(budget_ms, left_ms)) or 1, clock=clock)
+        solution = solve(Game.from_code(code), budget_ms=int(min(budget_ms, left_ms)) or 1,
+                         memory_bytes=memory_bytes, clock=clock)
         if solution.verdict == WINNABLE:
             return code, solution
 
@@ -247,6 +297,16 @@ def winnable_deal(
 
 def _behind(entry) -> float:
     return entry[3] / entry[2]
+
+
+def _drop(searches: list, entry: list) -> None:
+    """Stop one of solve's searches for good, freeing its tables (its generator holds them)."""
+    searches.remove(entry)
+    entry[1] = None
+
+
+def _nodes(searchers) -> int:
+    return sum(searcher.nodes for searcher in searchers)
 
 
 def _ms(start: float, clock=time.perf_counter) -> float:

@@ -14,8 +14,12 @@
  *            draw: int, streamline: bool, whole_groups: bool, best_first: bool,
  *            pending: bool)
  *     (best_first=True: the greedy best-first search, same scores and tie-breaks)
- *     .step(limit) -> 0 running (limit positions reached), 1 won, 2 exhausted
+ *     (max_bytes=N > 0: the memory budget of the search's tables, see within_memory;
+ *      low_autoplay=True: only aces and twos are played automatically, see docs/SOLVER.md)
+ *     .step(limit) -> 0 running (limit positions reached), 1 won, 2 exhausted,
+ *                     3 stopped at the memory budget (for good)
  *     .nodes       -> distinct positions met so far (the root counts 1)
+ *     .bytes       -> bytes the search's tables and stacks hold now
  *     .path()      -> list of moves (kind, ...) from the root to the win
  *
  * Moves are the tuples of search.py: (0, src, i, dst) CC, (1, src) CF,
@@ -32,7 +36,7 @@
 #define KEYMAX 160
 
 enum { CC = 0, CF = 1, TC = 2, TF = 3, FC = 4 };
-enum { RUNNING = 0, WON = 1, EXHAUSTED = 2 };
+enum { RUNNING = 0, WON = 1, EXHAUSTED = 2, OVER_MEMORY = 3 };
 
 typedef struct {
     uint8_t cols[7][MAXCOL];
@@ -115,6 +119,22 @@ static int eager_to_foundation(int card, const uint8_t *found)
         return 1;
     int s = SUIT[card];
     return found[OPP[s][0]] >= r - 1 && found[OPP[s][1]] >= r - 1;
+}
+
+/* Which foundation plays are made automatically (search.py: Searcher.autoplay): the safe rule, the
+ * streamlined searches' eager one, only aces and twos (low_autoplay, see docs/SOLVER.md), or none
+ * (autoplay=False: the reference the tests hold the others to). */
+enum { AUTO_SAFE = 0, AUTO_EAGER = 1, AUTO_LOW = 2, AUTO_NONE = 3 };
+
+static int plays_up(int card, const uint8_t *found, int mode)
+{
+    if (mode == AUTO_EAGER)
+        return eager_to_foundation(card, found);
+    if (mode == AUTO_LOW)
+        return RANK[card] <= 1;
+    if (mode == AUTO_NONE)
+        return 0;
+    return safe_to_foundation(card, found);
 }
 
 /* -- moves -------------------------------------------------------------------- */
@@ -208,7 +228,7 @@ static int mv_reserve(MoveVec *mv, size_t extra)
 }
 
 /* Play every safe foundation move (search.py: Searcher.autoplay), recording each one. */
-static int autoplay(State *st, int draw, int streamline, MoveVec *rec)
+static int autoplay(State *st, int draw, int mode, MoveVec *rec)
 {
     for (;;) {
         Move m = {255, 0, 0, 0};
@@ -224,15 +244,14 @@ static int autoplay(State *st, int draw, int streamline, MoveVec *rec)
                     break;
                 }
             if (col >= 0) {
-                if (streamline ? eager_to_foundation(card, st->found) : safe_to_foundation(card, st->found)) {
+                if (plays_up(card, st->found, mode)) {
                     m.kind = CF;
                     m.a = (uint8_t)col;
                 }
             } else if (draw == 1) {
                 for (int i = 0; i < st->ntalon; i++)
                     if (st->talon[i] == card) {
-                        if (streamline ? eager_to_foundation(card, st->found)
-                                       : safe_to_foundation(card, st->found)) {
+                        if (plays_up(card, st->found, mode)) {
                             m.kind = TF;
                             m.a = (uint8_t)i;
                         }
@@ -291,7 +310,7 @@ static void talon_reach_mask(int n, int p, int draw, uint8_t *reach)
 }
 
 /* Candidate moves, best first (search.py: Searcher.moves; same scores, stable order). */
-static int gen_moves(const State *st, int draw, int streamline, int whole_groups, int pend_kinds, Move *out)
+static int gen_moves(const State *st, int draw, int mode, int whole_groups, int pend_kinds, Move *out)
 {
     Scored sc[MAXMOVES];
     int n = 0;
@@ -382,7 +401,7 @@ static int gen_moves(const State *st, int draw, int streamline, int whole_groups
             }
         }
     }
-    if (!streamline) {
+    if (mode != AUTO_EAGER) {
         for (int s = 0; s < 4; s++) {
             int count = found[s];
             if (!count)
@@ -390,7 +409,7 @@ static int gen_moves(const State *st, int draw, int streamline, int whole_groups
             int card = s * 13 + count - 1;
             uint8_t reduced[4] = {found[0], found[1], found[2], found[3]};
             reduced[s]--;
-            if (safe_to_foundation(card, reduced))
+            if (plays_up(card, reduced, mode))
                 continue; /* rule 3 */
             if (RANK[card] == KING) {
                 if (first_empty >= 0)
@@ -627,8 +646,9 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD
-    int draw, streamline, whole_groups, best_first, status, started, pending;
+    int draw, streamline /* the auto-play mode: AUTO_* */, whole_groups, best_first, status, started, pending;
     long long nodes;
+    unsigned long long max_bytes; /* 0: no memory budget */
     Frame *frames;
     size_t nframes, frames_cap;
     MoveVec moves; /* candidate moves of every frame, stacked */
@@ -652,6 +672,46 @@ typedef struct {
 static inline int pend_kinds(const SearchObject *self)
 {
     return self->pending ? PEND_KIND_FC | (self->draw == 1 ? PEND_KIND_TC : 0) : 0;
+}
+
+/* The bytes held by every growable table and stack of the search. */
+static size_t used_bytes(const SearchObject *self)
+{
+    return self->table.cap * sizeof(uint64_t) + self->table.arena_cap + self->frames_cap * sizeof(Frame)
+           + (self->moves.cap + self->rec.cap + self->scratch.cap) * sizeof(Move) + self->bcap * sizeof(BNode)
+           + self->heapcap * sizeof(HeapItem);
+}
+
+/* How many items a growable array of cap items gains to hold need (see reserve). */
+static size_t grown_by(size_t cap, size_t need, size_t first)
+{
+    if (need <= cap)
+        return 0;
+    size_t grown = cap ? cap : first;
+    while (grown < need)
+        grown *= 2;
+    return grown - cap;
+}
+
+/* Whether one more position fits the memory budget: the bytes held now plus every growth that
+ * expanding it could trigger (each array doubles when full), so that the budget is never passed,
+ * not merely noticed afterwards. */
+static int within_memory(const SearchObject *self)
+{
+    if (!self->max_bytes)
+        return 1;
+    const Table *t = &self->table;
+    size_t grow = grown_by(self->frames_cap, self->nframes + 1, 256) * sizeof(Frame)
+                  + grown_by(self->moves.cap, self->moves.n + MAXMOVES, 1024) * sizeof(Move)
+                  + grown_by(self->rec.cap, self->rec.n + 64, 1024) * sizeof(Move)
+                  + grown_by(t->arena_cap, t->arena_n + KEYMAX + ENTRY_HEAD, 1u << 20);
+    if ((t->count + 1) * 2 > t->cap)
+        grow += (t->cap ? t->cap : (1u << 16)) * sizeof(uint64_t);
+    if (self->best_first)
+        grow += grown_by(self->bcap, self->nb + 1, 4096) * sizeof(BNode)
+                + grown_by(self->heapcap, self->nheap + 1, 4096) * sizeof(HeapItem)
+                + grown_by(self->scratch.cap, 64, 1024) * sizeof(Move);
+    return used_bytes(self) + grow <= self->max_bytes;
 }
 
 static int push_frame(SearchObject *self, const State *st, size_t rec_start)
@@ -688,12 +748,14 @@ static void Search_dealloc(SearchObject *self)
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"cols", "found", "talon", "p", "draw", "streamline", "whole_groups", "best_first",
-                             "pending", NULL};
+                             "pending", "max_bytes", "low_autoplay", "autoplay", NULL};
     PyObject *cols, *found;
     Py_buffer talon;
-    int p, draw, streamline = 0, whole_groups = 0, best_first = 0, pending = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOy*ii|pppp", kwlist, &cols, &found, &talon, &p, &draw,
-                                     &streamline, &whole_groups, &best_first, &pending))
+    int p, draw, streamline = 0, whole_groups = 0, best_first = 0, pending = 0, low_autoplay = 0, autoplay_on = 1;
+    unsigned long long max_bytes = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOy*ii|ppppKpp", kwlist, &cols, &found, &talon, &p, &draw,
+                                     &streamline, &whole_groups, &best_first, &pending, &max_bytes, &low_autoplay,
+                                     &autoplay_on))
         return -1;
     State st;
     memset(&st, 0, sizeof st);
@@ -772,8 +834,10 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
     st.pend = st.pend2 = NO_PEND;
     self->root = st;
     self->pending = pending;
+    self->max_bytes = max_bytes;
     self->draw = draw;
-    self->streamline = streamline;
+    /* the auto-play mode */
+    self->streamline = streamline ? AUTO_EAGER : !autoplay_on ? AUTO_NONE : low_autoplay ? AUTO_LOW : AUTO_SAFE;
     self->whole_groups = whole_groups || streamline;
     self->best_first = best_first;
     self->current = -1;
@@ -792,6 +856,8 @@ done:
  * Returns RUNNING to go on from *st, WON when the auto-plays win, -1 with an exception set. */
 static int start(SearchObject *self, State *st)
 {
+    if (!within_memory(self))
+        return self->status = OVER_MEMORY;
     self->started = 1;
     *st = self->root;
     self->rec.n = 0;
@@ -1015,6 +1081,8 @@ static PyObject *best_first_step(SearchObject *self, long long limit)
             self->current = -1;
             continue;
         }
+        if (!within_memory(self))
+            return PyLong_FromLong(self->status = OVER_MEMORY);
         Move m = self->current_moves[self->current_next++];
         State child = self->current_st;
         self->scratch.n = 0;
@@ -1079,6 +1147,8 @@ static PyObject *Search_step(SearchObject *self, PyObject *arg)
             self->nframes--;
             continue;
         }
+        if (!within_memory(self))
+            return PyLong_FromLong(self->status = OVER_MEMORY);
         Move m = self->moves.v[f->moves_start + f->next++];
         State child = f->st;
         size_t rec_start = self->rec.n;
@@ -1145,15 +1215,21 @@ static PyObject *Search_get_nodes(SearchObject *self, void *Py_UNUSED(closure))
     return PyLong_FromLongLong(self->nodes);
 }
 
+static PyObject *Search_get_bytes(SearchObject *self, void *Py_UNUSED(closure))
+{
+    return PyLong_FromSize_t(used_bytes(self));
+}
+
 static PyMethodDef Search_methods[] = {
     {"step", (PyCFunction)Search_step, METH_O,
-     "step(limit) -> 0 running (limit positions met), 1 won, 2 exhausted (no win exists)"},
+     "step(limit) -> 0 running (limit positions met), 1 won, 2 exhausted (no win exists), 3 over memory"},
     {"path", (PyCFunction)Search_path, METH_NOARGS, "the moves of the win from the root, or None"},
     {NULL, NULL, 0, NULL},
 };
 
 static PyGetSetDef Search_getset[] = {
     {"nodes", (getter)Search_get_nodes, NULL, "distinct positions met so far", NULL},
+    {"bytes", (getter)Search_get_bytes, NULL, "bytes held by the search's tables and stacks", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

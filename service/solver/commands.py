@@ -1,7 +1,7 @@
 """The ``solve`` command, written as a plain click command; the app registers it.
 
-    flask --app service solve TF1-D1N-AAAAAAC [--budget-ms N] [--json]
-    flask --app service solve --sample 100 --draw 3 [--seed S] [--budget-ms N]
+    flask --app service solve TF1-D1N-AAAAAAC [--budget-ms N] [--memory-mb M] [--json]
+    flask --app service solve --sample 100 --draw 3 [--seed S] [--budget-ms N] [--memory-mb M]
 
 Registration (by the app factory): ``app.cli.add_command(solve_command)``.
 """
@@ -17,7 +17,7 @@ import click
 from service.engine import Game, GameCode, Rejection
 from service.engine.deal import DEAL_COUNT
 
-from . import solve
+from . import MEMORY_BYTES, solve
 
 VERDICTS = ("winnable", "unwinnable", "unknown")
 
@@ -26,46 +26,50 @@ VERDICTS = ("winnable", "unwinnable", "unknown")
 @click.argument("code", required=False)
 @click.option("--budget-ms", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Time budget per position, in milliseconds.")
+@click.option("--memory-mb", type=click.IntRange(min=1), default=MEMORY_BYTES >> 20, show_default=True,
+              help="Memory budget of the search's tables per position, in MiB.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--sample", type=click.IntRange(min=1), help="Classify N random deals instead of one code.")
 @click.option("--draw", type=click.Choice(["1", "3"]), default="1", show_default=True,
               help="Draw mode of the sampled deals.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampled deal numbers.")
-def solve_command(code, budget_ms, as_json, sample, draw, seed):
+def solve_command(code, budget_ms, memory_mb, as_json, sample, draw, seed):
     """Solve the deal CODE from its start, or classify --sample N random deals."""
+    memory_bytes = memory_mb << 20
     if sample is None:
         if code is None:
             raise click.UsageError("give a game CODE or --sample N")
-        _solve_one(code, budget_ms, as_json)
+        _solve_one(code, budget_ms, memory_bytes, as_json)
     else:
         if code is not None:
             raise click.UsageError("give either a game CODE or --sample N, not both")
-        _sample(sample, int(draw), seed, budget_ms, as_json)
+        _sample(sample, int(draw), seed, budget_ms, memory_bytes, as_json)
 
 
-def _solve_one(text: str, budget_ms: int, as_json: bool) -> None:
+def _solve_one(text: str, budget_ms: int, memory_bytes: int, as_json: bool) -> None:
     try:
         code = GameCode.parse(text)
     except Rejection:
         raise click.BadParameter(f"not a game code: {text!r}", param_hint="CODE") from None
-    solution = solve(Game.from_code(code), budget_ms=budget_ms)
+    solution = solve(Game.from_code(code), budget_ms=budget_ms, memory_bytes=memory_bytes)
     if as_json:
         click.echo(json.dumps({"code": str(code), **solution.to_json()}))
         return
-    click.echo(f"{code}: {solution.verdict}")
+    budget = f" ({solution.reason} budget spent)" if solution.reason else ""
+    click.echo(f"{code}: {solution.verdict}{budget}")
     if solution.line:
         click.echo(" ".join(str(action) for action in solution.line))
     click.echo(f"{solution.nodes} nodes, {solution.ms:.1f} ms")
 
 
-def _sample(count: int, draw: int, seed: int, budget_ms: int, as_json: bool) -> None:
+def _sample(count: int, draw: int, seed: int, budget_ms: int, memory_bytes: int, as_json: bool) -> None:
     rng = random.Random(seed)
     codes = [GameCode(draw=draw, deal=rng.randrange(DEAL_COUNT)) for _ in range(count)]
     tally = dict.fromkeys(VERDICTS, 0)
     times: list[float] = []
     with click.progressbar(codes, label=f"Solving {count} draw-{draw} deals") as bar:
         for code in bar:
-            solution = solve(Game.from_code(code), budget_ms=budget_ms)
+            solution = solve(Game.from_code(code), budget_ms=budget_ms, memory_bytes=memory_bytes)
             tally[solution.verdict] += 1
             times.append(solution.ms)
     times.sort()

@@ -18,7 +18,7 @@ engine.
 
 from __future__ import annotations
 
-from .search import Budget, Searcher, doomed
+from .search import MEMORY, NODES, Budget, Searcher, doomed
 
 try:
     from . import _csearch
@@ -30,6 +30,8 @@ BACKEND = "c" if _csearch is not None else "python"
 
 #: positions per slice between two yields (a slice takes a few milliseconds)
 SLICE = 4096
+#: what Search.step answers besides "still running" (0)
+WON, EXHAUSTED, OVER_MEMORY = 1, 2, 3
 
 
 class CSearcher(Searcher):
@@ -54,21 +56,24 @@ class CSearcher(Searcher):
         self.nodes = 1
         max_nodes = self.max_nodes if self.max_nodes is not None else float("inf")
         if max_nodes <= 1:
-            raise Budget
+            raise Budget(NODES)
         yield
         if doomed(state[0], state[1], state[2]):
             return None
         search = _csearch.Search(list(state[0]), state[1], state[2], state[3], self.draw, self.streamline,
-                                 self.whole_groups, best_first, bool(self.pend_kinds))
+                                 self.whole_groups, best_first, bool(self.pend_kinds), self.max_bytes or 0,
+                                 self.low_autoplay, self.autoplays)
         while True:
             status = search.step(int(min(self.nodes + SLICE, max_nodes)))
-            self.nodes = search.nodes
-            if status == 1:
+            self.nodes, self.table_bytes = search.nodes, search.bytes
+            if status == WON:
                 return record + self._replay(state, search.path())
-            if status == 2:
+            if status == EXHAUSTED:
                 return None
+            if status == OVER_MEMORY:
+                raise Budget(MEMORY)
             if self.nodes >= max_nodes:
-                raise Budget
+                raise Budget(NODES)
             yield
 
     def _replay(self, state, moves) -> list:

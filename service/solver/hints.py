@@ -36,13 +36,15 @@ class SolverGate:
         self._slots.release()
 
 
-def cached_hint(state: dict, *, cache, gate: SolverGate, budget_ms: int, max_nodes: int) -> dict:
+def cached_hint(state: dict, *, cache, gate: SolverGate, budget_ms: int, max_nodes: int,
+                memory_bytes: int | None = None) -> dict:
     """The hint for a stored game state: cached by position, else searched within the budget and cached.
 
     The budget is CPU time of the calling thread (never wall time: a busy machine
-    does not turn into longer searches) and positions. ``cached`` tells which.
+    does not turn into longer searches), positions and the bytes of the search's
+    tables (None: the solver's default). ``cached`` tells which.
     """
-    tag = f"{budget_ms}:{max_nodes}"
+    tag = f"{budget_ms}:{max_nodes}:{memory_bytes}"
     key = position_key(state, tag)
     answer = cache.get(key)
     if answer is not None:
@@ -51,9 +53,10 @@ def cached_hint(state: dict, *, cache, gate: SolverGate, budget_ms: int, max_nod
         answer = cache.get(key)  # computed while this request waited for the gate?
         if answer is not None:
             return {**answer, "cached": True}
-        solution = hint(Game.from_state(state), budget_ms=budget_ms, max_nodes=max_nodes, clock=time.thread_time)
+        solution = hint(Game.from_state(state), budget_ms=budget_ms, max_nodes=max_nodes, clock=time.thread_time,
+                        **({} if memory_bytes is None else {"memory_bytes": memory_bytes}))
     first = solution.line[0] if solution.line else solution.guess  # a guess only with "unknown"
-    answer = _answer(solution.verdict, first, len(solution.line), solution.nodes, solution.ms)
+    answer = _answer(solution.verdict, first, len(solution.line), solution.nodes, solution.ms, solution.reason)
     answers = {key: answer}
     if solution.verdict == "winnable":
         game = Game.from_state(state)
@@ -66,9 +69,10 @@ def cached_hint(state: dict, *, cache, gate: SolverGate, budget_ms: int, max_nod
     return {**answer, "cached": False}
 
 
-def _answer(verdict: str, action, line_length: int, nodes: int, ms: float) -> dict:
+def _answer(verdict: str, action, line_length: int, nodes: int, ms: float, reason: str | None = None) -> dict:
     return {
         "verdict": verdict,
+        "reason": reason,
         "proven": verdict != "unknown",
         "action": action.to_json() if action else None,
         "notation": str(action) if action else None,

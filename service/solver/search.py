@@ -101,11 +101,16 @@ Pruning (each rule is safe for *our* rules; see the argument next to it)
 
 Nothing else is pruned: every whole ordered group onto any column that accepts
 it, every take-back onto any column that rule 7 allows, every talon play.
+
+How these rules combine — auto-play, rules 3, 6 and 7, the table and the waste
+dominance together — is argued in docs/SOLVER.md, for the complete search as
+solve() runs it (``low_autoplay=True``: only aces and twos are auto-played).
 """
 
 from __future__ import annotations
 
 import heapq
+import sys
 import time
 
 # -- card tables -------------------------------------------------------------
@@ -160,6 +165,11 @@ def eager_to_foundation(card: int, found) -> bool:
         return True
     o1, o2 = OPPOSITE[SUIT[card]]
     return found[o1] >= r - 1 and found[o2] >= r - 1
+
+
+def low_card(card: int, found) -> bool:
+    """True for aces and twos: the only cards the complete search plays automatically (see docs/SOLVER.md)."""
+    return RANK[card] <= 1
 
 
 def talon_reach(n_talon: int, p: int, draw: int) -> list[int]:
@@ -272,8 +282,23 @@ def doomed(cols, found, talon) -> bool:
             return False
 
 
+#: why a search stopped without a verdict (:attr:`Budget.reason`)
+TIME, NODES, MEMORY = "time", "nodes", "memory"
+
+#: bytes a recorded position costs the Python table beyond its key: the dict slot (about
+#: 3 words at the dict's load) and its ``[0, p, p]`` list (small ints are shared)
+PY_ENTRY_BYTES = 3 * 8 + sys.getsizeof([0, 255, 255])
+#: bytes a position met costs the Python best-first search beyond its table entry: its state
+#: (new tuples and columns), its record in ``met`` and its queue item (tracemalloc: tests/solver/test_memory.py)
+BEST_FIRST_NODE_BYTES = 500
+
+
 class Budget(Exception):
-    """Raised inside the search when the node or time budget is spent."""
+    """Raised inside the search when a budget is spent; ``reason``: TIME, NODES or MEMORY."""
+
+    def __init__(self, reason: str = NODES) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 class Searcher:
@@ -281,7 +306,8 @@ class Searcher:
 
     def __init__(
         self, cols, found, talon, p, draw, *, deadline: float = float("inf"), max_nodes: int | None = None,
-        streamline: bool = False, prune: bool = False, whole_groups: bool = False, pending: bool = False,
+        max_bytes: int | None = None, streamline: bool = False, prune: bool = False, whole_groups: bool = False,
+        pending: bool = False, low_autoplay: bool = False, autoplay: bool = True,
     ):
         #: streamline: a search for a *quick win* with unsafe restrictions (no take-backs,
         #: partial groups only to uncover a foundation card, eager auto-play).  Its
@@ -295,10 +321,23 @@ class Searcher:
         #: pending: rule 7 (a free card is put down only to be used at once); the moves that put
         #: one down: take-backs, and talon cards in draw 1
         self.pend_kinds = (FC,) + ((TC,) if draw == 1 else ()) if pending else ()
+        #: low_autoplay: only aces and twos are played automatically (and rule 3 holds only them back),
+        #: the foundation plays whose safety docs/SOLVER.md proves in the form its argument needs
+        self.low_autoplay = low_autoplay and not streamline
+        #: autoplay=False: nothing is played automatically (and rule 3 holds nothing back): the
+        #: reference that tests/solver holds the complete search to
+        self.autoplays = autoplay or streamline
+        self._plays_up = (eager_to_foundation if streamline else _never if not autoplay
+                          else low_card if self.low_autoplay else safe_to_foundation)
         self.root = (tuple(bytes(c) for c in cols), tuple(found), bytes(talon), p)
         self.draw = draw
         self.deadline = deadline
         self.max_nodes = max_nodes
+        #: memory budget of the search's tables (its transposition table, and the best-first
+        #: search's queue and parents), in bytes; None: unbounded
+        self.max_bytes = max_bytes
+        #: bytes those tables hold (the Python search estimates them per entry, see visit)
+        self.table_bytes = 0
         self.nodes = 0
         self._run_start: dict[bytes, tuple[int, int]] = {}
         self._reach: dict[tuple[int, int], frozenset[int]] = {}
@@ -334,10 +373,17 @@ class Searcher:
                 entry[phase % self.draw] = phase
             return True
         if not pend:
+            self.spend(sys.getsizeof(k) + PY_ENTRY_BYTES)
             entry = visited[k] = [0, 255, 255]
             if phase:
                 entry[phase % self.draw] = phase
         return True
+
+    def spend(self, size: int) -> None:
+        """Count ``size`` more bytes in the tables; :class:`Budget` (MEMORY) when they would pass ``max_bytes``."""
+        if self.max_bytes is not None and self.table_bytes + size > self.max_bytes:
+            raise Budget(MEMORY)
+        self.table_bytes += size
 
     def run_start(self, col: bytes) -> int:
         """Index of the first card of the longest ordered group at the top of ``col``."""
@@ -394,7 +440,7 @@ class Searcher:
     def autoplay(self, state, record: list) -> tuple:
         """Play every safe foundation move; append each ``(state_before, move)`` to ``record``."""
         talon_too = self.draw == 1
-        safe = eager_to_foundation if self.streamline else safe_to_foundation
+        safe = self._plays_up
         while True:
             cols, found, talon, p = state
             tops = [col[-1] if col else -1 for col in cols]
@@ -501,7 +547,7 @@ class Searcher:
             card = s * 13 + count - 1
             reduced = list(found)
             reduced[s] -= 1
-            if safe_to_foundation(card, reduced):
+            if self._plays_up(card, reduced):
                 continue  # rule 3: auto-play would put it straight back
             if RANK[card] == KING:
                 if first_empty >= 0:
@@ -563,7 +609,7 @@ class Searcher:
         try:
             while True:
                 if clock() > deadline:
-                    raise Budget
+                    raise Budget(TIME)
                 next(steps)
         except StopIteration as stop:
             return stop.value
@@ -582,7 +628,7 @@ class Searcher:
         self.visit(visited, self.key(state), self.phase(state), ())
         self.nodes = 1
         if self.max_nodes is not None and self.max_nodes <= 1:
-            raise Budget
+            raise Budget(NODES)
         yield
         if doomed(state[0], state[1], state[2]):
             return None
@@ -618,7 +664,7 @@ class Searcher:
             nodes += 1
             if nodes >= max_nodes:
                 self.nodes = nodes
-                raise Budget
+                raise Budget(NODES)
             if not nodes & 255:
                 self.nodes = nodes
                 yield
@@ -693,7 +739,7 @@ class Searcher:
         seq = 0
         push, pop = heapq.heappush, heapq.heappop
         if nodes >= max_nodes:
-            raise Budget
+            raise Budget(NODES)
         yield
         if doomed(state[0], state[1], state[2]):
             return None
@@ -714,11 +760,12 @@ class Searcher:
                     return path
                 if not visit(visited, key(child), phase(child), pend):
                     continue
+                self.spend(BEST_FIRST_NODE_BYTES)
                 met.append((index, record))
                 nodes += 1
                 if nodes >= max_nodes:
                     self.nodes = nodes
-                    raise Budget
+                    raise Budget(NODES)
                 if not nodes & 255:
                     self.nodes = nodes
                     yield
@@ -732,3 +779,7 @@ class Searcher:
 
 def _first(item):
     return item[0]
+
+
+def _never(card: int, found) -> bool:
+    return False

@@ -87,8 +87,21 @@ def test_hint_memory_bound_gives_unknown_with_a_guess(client):
     finally:
         config["SOLVER_HINT_MAX_NODES"] = configured
     assert hint["verdict"] == "unknown" and hint["proven"] is False and hint["line_length"] == 0
+    assert hint["reason"] == "nodes"
     assert Action.parse(hint["notation"]).to_json() == hint["action"]
     assert hint["hints"] == 1
+
+
+def test_hint_memory_budget_gives_unknown_for_memory(client):
+    game, headers = new_game(client, code="TF1-D3N-FQQWSZA")
+    config = client.application.config
+    configured, config["SOLVER_MEMORY_MB"] = config["SOLVER_MEMORY_MB"], 1
+    try:
+        hint = client.get(f"/v1/games/{game['id']}/hint", headers=headers).get_json()
+    finally:
+        config["SOLVER_MEMORY_MB"] = configured
+    assert (hint["verdict"], hint["reason"], hint["proven"]) == ("unknown", "memory", False)
+    assert Action.parse(hint["notation"]).to_json() == hint["action"]
 
 
 README_DEAL = "TF1-D1N-AAAAAAA"  # the README's first deal: no proof within a small budget

@@ -51,7 +51,8 @@ def test_c_search_is_the_python_search(draw):
     rng = random.Random(4000 + draw)
     seen = {"winnable": 0, "unwinnable": 0, "unknown": 0}
     for game in _positions(rng, draw, 120):
-        for options in ({}, {"whole_groups": True}, {"whole_groups": True, "pending": True}, {"streamline": True}):
+        for options in ({}, {"whole_groups": True}, {"whole_groups": True, "pending": True, "low_autoplay": True},
+                        {"streamline": True}):
             python = _outcome(Searcher, game, max_nodes=2500, **options)
             c = _outcome(fast.CSearcher, game, max_nodes=2500, **options)
             assert c[:2] == python[:2], (game.to_state(), options)

@@ -190,7 +190,7 @@ def test_deal_lines_replay_to_a_win(code):
     check(game, solution)
     assert solution.verdict in ("winnable", "unwinnable")
     data = solution.to_json()
-    assert set(data) == {"verdict", "line", "nodes", "ms"}
+    assert set(data) == {"verdict", "reason", "line", "nodes", "ms", "table_bytes"} and data["reason"] is None
     assert [Action.parse(text) for text in data["line"]] == list(solution.line)
 
 

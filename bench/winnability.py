@@ -1,0 +1,157 @@
+"""The winnability of Solitaire Réfléchi: N random deals per draw mode classified with a long budget.
+
+    python bench/winnability.py                          # 10,000 deals per mode, 60 s CPU each
+    python bench/winnability.py --summary                # print the table of the results so far
+    nice -n 19 python bench/winnability.py --deals 10000 # the published run (resumable)
+
+Deals are the first N numbers drawn from ``random.Random(seed)``; each deal is
+classified in draw 1, then in draw 3.  Every result is appended at once as one
+JSON line to ``--out`` (default ``bench/winnability/seed17.jsonl``), so the
+run can be stopped at any time: a restart skips the (deal, draw) pairs already
+in the file and goes on.  A file holds one seed and one budget (a mismatch is
+refused), so its table is one experiment.
+
+Two verdicts come free from the other mode (draw 1 simulates draw 3 exactly:
+each draw-3 draw is up to three draw-1 draws, the recycles are the same, see
+docs/SOLVER.md): a draw-1 ``unwinnable`` is the deal's draw-3 ``unwinnable``,
+and a draw-3 ``winnable`` is the deal's draw-1 ``winnable``.  The ``via``
+field of a line says ``draw-1`` or ``draw-3`` when a verdict came that way.
+
+The budget is CPU time of this process, so a busy machine (or ``nice``) only
+slows the run down; each search also stops at ``--memory-mb`` of tables.  The
+table gives winnable / proven lost / unresolved with 95 % Wilson intervals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import click  # noqa: E402
+
+from service.engine import Game, GameCode  # noqa: E402
+from service.engine.deal import DEAL_COUNT  # noqa: E402
+from service.solver import solve  # noqa: E402
+
+DEFAULT_OUT = Path(__file__).resolve().parent / "winnability" / "seed17.jsonl"
+VERDICTS = ("winnable", "unwinnable", "unknown")
+Z95 = 1.959964
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95 % by default)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def deal_numbers(seed: int, count: int) -> list[int]:
+    rng = random.Random(seed)
+    return [rng.randrange(DEAL_COUNT) for _ in range(count)]
+
+
+def load(path: Path) -> list[dict]:
+    """The results already in ``path`` (a torn last line, from a killed run, is ignored)."""
+    if not path.exists():
+        return []
+    results = []
+    for line in path.read_text().splitlines():
+        try:
+            results.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return results
+
+
+def check_same_experiment(results: list[dict], seed: int, budget_s: float, memory_mb: int) -> None:
+    for result in results[:1]:
+        if (result["seed"], result["budget_s"], result["memory_mb"]) != (seed, budget_s, memory_mb):
+            raise SystemExit(
+                f"the results file holds seed {result['seed']}, budget {result['budget_s']} s, "
+                f"memory {result['memory_mb']} MB; pass the same options or another --out")
+
+
+def classify(deal: int, draw: int, other: dict | None, budget_s: float, memory_mb: int) -> dict:
+    """One deal in one draw mode: the free verdict from the other mode when there is one, else a search."""
+    if other is not None:
+        if draw == 3 and other["verdict"] == "unwinnable":
+            return {"verdict": "unwinnable", "via": "draw-1", "ms": 0.0, "nodes": 0, "reason": None}
+        if draw == 1 and other["verdict"] == "winnable":
+            return {"verdict": "winnable", "via": "draw-3", "ms": 0.0, "nodes": 0, "reason": None}
+    solution = solve(Game.from_code(GameCode(draw=draw, deal=deal)), budget_ms=int(budget_s * 1000),
+                     memory_bytes=memory_mb << 20, clock=time.process_time)
+    return {"verdict": solution.verdict, "via": "search", "ms": round(solution.ms, 1), "nodes": solution.nodes,
+            "reason": solution.reason}
+
+
+def run(path: Path, seed: int, count: int, budget_s: float, memory_mb: int) -> None:
+    results = load(path)
+    check_same_experiment(results, seed, budget_s, memory_mb)
+    done = {(r["deal"], r["draw"]): r for r in results}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    numbers = deal_numbers(seed, count)
+    todo = [(index, deal) for index, deal in enumerate(numbers) if (deal, 1) not in done or (deal, 3) not in done]
+    with path.open("a") as out, click.progressbar(
+        todo, label=f"{len(numbers) - len(todo)} of {count} deals done before; classifying", file=sys.stderr,
+        show_pos=True, show_eta=True, item_show_func=lambda item: f"deal #{item[0]}" if item else "",
+    ) as bar:
+        for index, deal in bar:
+            for draw, other_draw in ((1, 3), (3, 1)):
+                if (deal, draw) in done:
+                    continue
+                result = {"index": index, "deal": deal, "code": str(GameCode(draw=draw, deal=deal)), "draw": draw,
+                          "seed": seed, "budget_s": budget_s, "memory_mb": memory_mb,
+                          **classify(deal, draw, done.get((deal, other_draw)), budget_s, memory_mb)}
+                done[deal, draw] = result
+                out.write(json.dumps(result) + "\n")
+                out.flush()
+
+
+def summary(results: list[dict]) -> str:
+    """The table: per draw mode, N and each verdict's share with its 95 % Wilson interval."""
+    lines = []
+    for draw in (1, 3):
+        mode = [r for r in results if r["draw"] == draw]
+        n = len(mode)
+        if not n:
+            continue
+        budget = mode[0]["budget_s"]
+        parts = []
+        for verdict, label in zip(VERDICTS, ("winnable", "proven lost", "unresolved"), strict=True):
+            k = sum(1 for r in mode if r["verdict"] == verdict)
+            low, high = wilson(k, n)
+            parts.append(f"{label} {k / n:.2%} [{low:.2%}, {high:.2%}]")
+        free = sum(1 for r in mode if r["via"] != "search")
+        lines.append(f"draw {draw}: N={n} ({free} free from the other mode), budget {budget:g} s CPU | "
+                     + " | ".join(parts))
+    return "\n".join(lines) if lines else "no results yet"
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", type=int, default=10_000, help="deals per draw mode (default 10000)")
+    parser.add_argument("--seed", type=int, default=17, help="seed of the deal numbers (default 17)")
+    parser.add_argument("--budget", type=float, default=60.0, help="CPU seconds per deal and mode (default 60)")
+    parser.add_argument("--memory-mb", type=int, default=2048,
+                        help="table budget of each search, in MiB (default 2048)")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"results file (default {DEFAULT_OUT})")
+    parser.add_argument("--summary", action="store_true", help="only print the table of the results so far")
+    args = parser.parse_args(argv)
+    if not args.summary:
+        run(args.out, args.seed, args.deals, args.budget, args.memory_mb)
+    print(summary(load(args.out)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""Draw 1 plays every draw-3 line (RULES.md: a draw moves min(draw, stock) cards one at a time, a recycle
+turns the whole waste over in the same order either way): the free verdicts across draw modes."""
+
+from __future__ import annotations
+
+import random
+
+from service import solver
+from service.engine import Action, Game, GameCode
+from service.engine.deal import DEAL_COUNT
+from service.solver import solve
+from tests.solver.test_solver import random_endgame
+
+
+def as_draw_one(game: Game, line) -> list[Action]:
+    """The draw-3 ``line`` from ``game`` written for draw 1: each draw becomes min(3, stock) draws."""
+    copy = Game.from_state(game.to_state())
+    out: list[Action] = []
+    for action in line:
+        if action.kind == "draw":
+            out.extend([Action.draw()] * min(3, len(copy.stock)))
+        else:
+            out.append(action)
+        copy.apply(action)
+    return out
+
+
+def in_draw_one(game: Game) -> Game:
+    """The same position, played in draw 1."""
+    state = game.to_state()
+    code = GameCode.parse(state["code"])
+    return Game.from_state({**state, "code": str(GameCode(draw=1, deal=code.deal))})
+
+
+def test_a_draw_three_win_is_a_draw_one_win():
+    rng = random.Random(31)
+    won = 0
+    for n in range(40):
+        game = Game.from_code(GameCode(draw=3, deal=rng.randrange(DEAL_COUNT)))
+        if n % 2:
+            game = random_endgame(rng, rng.randint(10, 13), 3)
+        solution = solve(game, budget_ms=3000)
+        if solution.verdict != "winnable":
+            continue
+        single = in_draw_one(game)
+        for action in as_draw_one(game, solution.line):
+            single.apply(action)  # every action legal in draw 1 (apply raises a Rejection otherwise)
+        assert single.won
+        won += 1
+    assert won >= 20
+
+
+def test_a_draw_one_loss_is_a_draw_three_loss(monkeypatch):
+    """Checked with the draw-3 search alone (solve's draw-1 proof search turned off)."""
+    monkeypatch.setattr(solver, "DRAW_ONE_WEIGHT", 0.0)
+    rng = random.Random(13)
+    lost = 0
+    for _ in range(300):
+        game = random_endgame(rng, rng.randint(8, 13), 3)
+        if solve(in_draw_one(game), budget_ms=3000).verdict != "unwinnable":
+            continue
+        assert solve(game, budget_ms=10_000).verdict == "unwinnable", game.to_state()
+        lost += 1
+    assert lost >= 10
+
+
+def test_solve_in_draw_three_takes_the_draw_one_proof(monkeypatch):
+    """The draw-1 search alone proves these lost: solve() then answers for draw 3 without its own proof."""
+    rng = random.Random(17)
+    proven = 0
+    for _ in range(300):
+        game = random_endgame(rng, rng.randint(8, 13), 3)
+        if solve(in_draw_one(game), budget_ms=3000).verdict != "unwinnable":
+            continue
+        monkeypatch.setattr(solver, "COMPLETE_WEIGHT", 1e-9)  # the draw-3 complete search never gets a turn
+        monkeypatch.setattr(solver, "COMPLETE_LATE_WEIGHT", 1e-9)
+        assert solve(game, budget_ms=10_000).verdict == "unwinnable"
+        monkeypatch.undo()
+        proven += 1
+    assert proven >= 10
