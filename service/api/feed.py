@@ -16,7 +16,7 @@ from .leaderboards import MOMENT_DOC, NOT_MODIFIED_DOC, MomentField
 from .paging import cursor_field, limit_field
 from .present import json_response
 from .problems import ApiProblem, Blueprint
-from .schemas import DRAW_CHOICES, StrictSchema
+from .schemas import DRAW_CHOICES, PageQuerySchema, StrictSchema
 
 blp = Blueprint("feed", __name__, url_prefix="/v1/games",
                 description="For leaderboard tools: every finished game in order, and per-game verification.")
@@ -28,7 +28,7 @@ STREAM_DEFAULT = 10_000
 STREAM_LIMIT = 100_000
 
 
-class FeedQuerySchema(StrictSchema):
+class FeedQuerySchema(PageQuerySchema):
     draw = fields.Integer(strict=False, validate=validate.OneOf(DRAW_CHOICES),
                           metadata={"description": "Only this draw mode; both when absent."})
     since = MomentField(metadata={"description": f"Wins at or after this moment. {MOMENT_DOC}",

@@ -13,10 +13,9 @@ from marshmallow import ValidationError, fields, validate
 from ..engine import GameCode
 from . import board_usecases
 from .auth import ID_PATTERN
-from .paging import cursor_field, limit_field
 from .present import json_response
 from .problems import ApiProblem, Blueprint
-from .schemas import DRAW_CHOICES, StrictSchema
+from .schemas import DRAW_CHOICES, PageQuerySchema, StrictSchema
 
 blp = Blueprint("leaderboards", __name__, url_prefix="/v1",
                 description="Leaderboards of won games, overall and per deal, and the daily deal.")
@@ -50,15 +49,13 @@ class MomentField(fields.String):
 MOMENT_DOC = "ISO 8601 date-time with a time zone (e.g. `2026-11-29T18:00:00Z`) or a date (midnight UTC)."
 
 
-class DealBoardQuerySchema(StrictSchema):
+class DealBoardQuerySchema(PageQuerySchema):
     since = MomentField(metadata={"description": f"Wins at or after this moment. {MOMENT_DOC}",
                                   "example": "2026-11-29T00:00:00Z"})
     until = MomentField(metadata={"description": f"Wins before this moment. {MOMENT_DOC}",
                                   "example": "2026-11-30"})
     player = fields.String(validate=validate.Regexp(ID_PATTERN, error="Not a player id."),
                            metadata={"description": "Only this player's wins (an unknown player is 404)."})
-    limit = limit_field()
-    cursor = cursor_field()
 
 
 class BoardQuerySchema(DealBoardQuerySchema):

@@ -8,9 +8,8 @@ from marshmallow import Schema, fields, validate
 from . import player_usecases
 from .answers import PlayerAnswerSchema
 from .contract import headers
-from .paging import cursor_field, limit_field
 from .problems import Blueprint
-from .schemas import DRAW_CHOICES, NewPlayerSchema, StrictSchema
+from .schemas import DRAW_CHOICES, NewPlayerSchema, PageQuerySchema
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players and their tokens.")
 
@@ -61,10 +60,8 @@ class PlayerSchema(Schema):
     stats = fields.Nested(PlayerStatsSchema, required=True)
 
 
-class PlayerGamesQuerySchema(StrictSchema):
+class PlayerGamesQuerySchema(PageQuerySchema):
     status = fields.String(validate=validate.OneOf(["playing", "won"]))
-    limit = limit_field()
-    cursor = cursor_field()
 
 
 class GameSummarySchema(Schema):

@@ -116,6 +116,8 @@ class TapSchema(StrictSchema):
 
 
 class PageQuerySchema(StrictSchema):
+    """A page of a list: ``limit`` and ``cursor``; every list's query schema extends it."""
+
     limit = limit_field()
     cursor = cursor_field()
 
