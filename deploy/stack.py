@@ -94,6 +94,7 @@ class StackSettings:
     header_buffer: int = 4096
     max_body: int = 16 * 1024
     conn_per_address: int = 32
+    feed_spool: str = "512m"  # per feed stream being sent: 100,000 entries of long games fit
     # Per client address. Every request: far above what a page or a client polling a game sends.
     rate: int = 50  # per second
     burst: int = 100
@@ -215,6 +216,7 @@ def render_nginx_conf(settings: StackSettings) -> str:
         "header_buffer": f"{settings.header_buffer // 1024}k",
         "max_body": f"{settings.max_body // 1024}k",
         "conn_per_address": settings.conn_per_address,
+        "feed_spool": settings.feed_spool,
         **{name: getattr(settings, name) for name in RATE_SETTINGS},
         **{f"{name}_error_pages": pages_of(name) for name in LIMITED_LOCATIONS if name != "rate"},
         "limit_req_status": LIMIT_REQ_STATUS,
