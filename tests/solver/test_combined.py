@@ -20,7 +20,7 @@ import pytest
 from service import solver
 from service.solver import fast
 from service.solver.search import CC, FC, PARENTS, RANK, SUIT, Budget, Searcher, safe_to_foundation
-from tests.solver.test_solver import TooLarge, brute_force_winnable, foundations_leaving, position, random_endgame
+from tests.solver.test_solver import TooLarge, brute_force_winnable, random_endgame, runs_endgame
 
 KING = 12
 
@@ -115,30 +115,7 @@ def interaction_endgame(rng: random.Random, draw: int):
     over buried cards make partial moves useful; the foundations' tops are the only
     parents some cards have left, so take-backs are needed.
     """
-    cards_left = rng.randint(10, 16)
-    foundations = foundations_leaving(rng, cards_left, rng.sample(range(4), rng.choice((3, 4, 4))))
-    free = {s * 13 + r for s in range(4) for r in range(foundations[s], 13)}
-    tableau: list[list[int]] = [[] for _ in range(7)]
-    used = rng.randint(2, 4)  # few columns: blocked positions are common
-    while len(free) > rng.randint(0, 3):
-        card = rng.choice(sorted(free))
-        free.discard(card)
-        group = [card]
-        while rng.random() < 0.7:
-            children = [c for c in sorted(free) if group[-1] in PARENTS[c]]
-            if not children:
-                break
-            group.append(rng.choice(children))
-            free.discard(group[-1])
-        tableau[rng.randrange(used)].extend(group)
-    for column in tableau:
-        if column and rng.random() < 0.9:
-            lowest = min(column, key=lambda card: card % 13)
-            column.remove(lowest)
-            column.insert(0, lowest)
-    talon = sorted(free)
-    rng.shuffle(talon)
-    return position(tableau, foundations, talon, (), draw)
+    return runs_endgame(rng, rng.randint(10, 16), draw, suits=(3, 4, 4), columns=(2, 4), loose=3, chain=0.7)
 
 
 def _search(game, cls, **options):

@@ -310,18 +310,24 @@ def test_endgames_agree_with_brute_force(draw):
 # -- rule 6: part of a group moves only to uncover a foundation card ---------------------------
 
 
-def runs_endgame(rng: random.Random, cards_left: int, draw: int) -> Game:
-    """Columns built of ordered groups (so that partial moves are possible) plus loose cards."""
-    foundations = foundations_leaving(rng, cards_left, rng.sample(range(4), rng.choice((2, 2, 3, 4))))
+def runs_endgame(rng: random.Random, cards_left: int, draw: int, *, suits=(2, 2, 3, 4), columns=(3, 5),
+                 loose=4, chain=0.75) -> Game:
+    """Columns built of ordered groups (so that partial moves are possible) plus loose cards.
+
+    ``suits``: how many suits may still be in play (one is picked); ``columns``: the range of
+    columns used; at most ``loose`` cards stay in the talon; ``chain``: the chance that a
+    group grows by one more card.
+    """
+    foundations = foundations_leaving(rng, cards_left, rng.sample(range(4), rng.choice(suits)))
     free = {s * 13 + r for s in range(4) for r in range(foundations[s], 13)}
     tableau: list[list[int]] = [[] for _ in range(7)]
-    used = rng.randint(3, 5)  # few columns: blocked positions are common
-    while len(free) > rng.randint(0, 4):
+    used = rng.randint(*columns)  # few columns: blocked positions are common
+    while len(free) > rng.randint(0, loose):
         card = rng.choice(sorted(free))
         free.discard(card)
         group = [card]
-        while rng.random() < 0.75:
-            children = [c for c in range(52) if c in free and group[-1] in PARENTS[c]]
+        while rng.random() < chain:
+            children = [c for c in sorted(free) if group[-1] in PARENTS[c]]
             if not children:
                 break
             group.append(rng.choice(children))
