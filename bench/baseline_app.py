@@ -50,7 +50,7 @@ _sqlite_writer = threading.Lock()
 
 
 def make_engine(url: str) -> sa.Engine:
-    engine = sa.create_engine(url, pool_pre_ping=True)
+    engine = sa.create_engine(url)  # no pre-ping, as the service (create_app) has none
     if engine.dialect.name == "sqlite":
         @sa.event.listens_for(engine, "connect")
         def _pragmas(dbapi_connection, _record) -> None:

@@ -178,11 +178,11 @@ def start(app: str, url: str, args) -> subprocess.Popen:
         env["RATELIMIT_ENABLED"] = "0"
     if args.no_tag_cache:
         env["BOARD_TAG_CACHE"] = "0"
-    if args.no_pre_ping:  # both sides: the floor's connection check stands for the pool's ping
-        env["FLOOR_PING"] = "0"
+    if args.pre_ping:  # both sides: the floor's connection check stands for the pool's ping
+        env["FLOOR_PING"] = "1"
         if app == "service":
             command = ["service:create_app({'SQLALCHEMY_ENGINE_OPTIONS': "
-                       "{'pool_pre_ping': False, 'hide_parameters': True}})"]
+                       "{'pool_pre_ping': True, 'hide_parameters': True}})"]
     process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", *command],
                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                start_new_session=True)
@@ -421,8 +421,8 @@ def main() -> None:
     parser.add_argument("--export-rounds", type=int, default=2)
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds of load on each side before a case")
     parser.add_argument("--admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
-    parser.add_argument("--no-pre-ping", action="store_true",
-                        help="weigh the pool's pre-ping: off in the service, and the floor's SELECT 1 with it")
+    parser.add_argument("--pre-ping", action="store_true",
+                        help="weigh the pool's pre-ping (off by default): on in the service, a SELECT 1 in the floor")
     parser.add_argument("--no-rate-limit", action="store_true", help="weigh the rate limiter: off in the service")
     parser.add_argument("--no-tag-cache", action="store_true",
                         help="weigh the tag cache: the service reads every board's tag (BOARD_TAG_CACHE=0)")

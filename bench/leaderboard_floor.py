@@ -3,9 +3,7 @@
 A bare Flask app with the service's URLs for the boards and the feed
 (``bench/leaderboard.py`` drives both under the same gunicorn settings). Each
 request runs, with psycopg on a per-thread autocommit connection, the very SQL
-the service sends: the connection check (``SELECT 1``: the service's pool pings
-each connection it hands out, as ``bench/baseline_app.py``'s does), then the
-text compiled once from the service's own statements (the board's ETag
+the service sends: the text compiled once from the service's own statements (the board's ETag
 statement, then the page), and builds the same JSON body. No query validation,
 no rate limiter, no pool, no SQLAlchemy at request time. An NDJSON stream is a
 plain psycopg server-side cursor loop, bounded by ``limit`` as the service's is.
@@ -37,8 +35,9 @@ from service.store.leaderboards import page_statement  # noqa: E402  (only to co
 DIALECT = postgresql.psycopg.dialect()
 SETTLE = timedelta(milliseconds=int(os.environ.get("FEED_SETTLE_MS", "2000")))
 _local = threading.local()
-#: FLOOR_PING=0 when the service runs without the pool's pre-ping (bench/leaderboard.py --no-pre-ping).
-PING = os.environ.get("FLOOR_PING", "1") != "0"
+#: FLOOR_PING=1 when the service runs with the pool's pre-ping (bench/leaderboard.py --pre-ping): a
+#: ``SELECT 1`` before each request's statements stands for the ping. The service's default has none.
+PING = os.environ.get("FLOOR_PING", "0") == "1"
 
 
 @cache
