@@ -193,8 +193,12 @@ def test_stalled_sockets_do_not_starve_the_probes(running, base):
     assert p99 <= 0.2, f"/healthz p99 {p99 * 1000:.0f} ms over {len(ordered)} probes"
 
 
-def _add_long_wins(database_url: str, count: int, line_length: int) -> None:
-    """``count`` won games with lines of ``line_length`` characters, finished an hour ago."""
+@contextlib.contextmanager
+def _long_wins(database_url: str, count: int, line_length: int):
+    """``count`` won games with lines of ``line_length`` characters, finished an hour ago, for the block.
+
+    Their lines are filler, not games: they go again before other tests verify every game.
+    """
     import sqlalchemy as sa
 
     engine = sa.create_engine(database_url)
@@ -207,29 +211,36 @@ def _add_long_wins(database_url: str, count: int, line_length: int) -> None:
             "now() - interval '2 hours', now() - interval '1 hour' + n * interval '1 ms', "
             "now() - interval '1 hour' + n * interval '1 ms', 60000, :line "
             "FROM generate_series(1, :count) AS n"), {"line": line, "count": count})
-    engine.dispose()
+    try:
+        yield
+    finally:
+        with engine.begin() as connection:
+            connection.execute(sa.text("DELETE FROM games WHERE id LIKE 'spool%'"))
+        engine.dispose()
 
 
 def test_stalled_feed_readers_hold_no_app_thread(running, base):
     # 10,000 entries of ~1.2 kB: a stream of ~12 MB, far beyond nginx's buffers and the sockets'.
-    _add_long_wins(running.database_url, 10_000, 1_200)
-    game_id, _ = _new_game(base)
-    app_threads = len(running.app_ports) * running.workers * running.threads
-    readers = []
-    try:
-        for _ in range(app_threads + 4):  # more stalled streams than the apps have threads
-            reader = socket.create_connection(("127.0.0.1", running.port), timeout=5)
-            reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            reader.sendall(b"GET /v1/games/finished HTTP/1.1\r\nHost: x\r\nAccept: application/x-ndjson\r\n\r\n")
-            readers.append(reader)
-        assert readers[0].recv(64).startswith(b"HTTP/1.1 200"), "the stream did not start"
-        time.sleep(3)  # every stream under way, none read
-        # Every app thread free again: the streams went to nginx's spool, not to the readers.
-        answers = [requests.get(f"{base}/v1/games/{game_id}", timeout=5).status_code for _ in range(app_threads)]
-        assert answers == [200] * app_threads
-    finally:
-        for reader in readers:
-            reader.close()
+    with _long_wins(running.database_url, 10_000, 1_200):
+        game_id, _ = _new_game(base)
+        app_threads = len(running.app_ports) * running.workers * running.threads
+        readers = []
+        try:
+            for _ in range(app_threads + 4):  # more stalled streams than the apps have threads
+                reader = socket.create_connection(("127.0.0.1", running.port), timeout=5)
+                reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                reader.sendall(b"GET /v1/games/finished HTTP/1.1\r\nHost: x\r\n"
+                               b"Accept: application/x-ndjson\r\n\r\n")
+                readers.append(reader)
+            assert readers[0].recv(64).startswith(b"HTTP/1.1 200"), "the stream did not start"
+            time.sleep(3)  # every stream under way, none read
+            # Every app thread free again: the streams went to nginx's spool, not to the readers.
+            answers = [requests.get(f"{base}/v1/games/{game_id}", timeout=5).status_code
+                       for _ in range(app_threads)]
+            assert answers == [200] * app_threads
+        finally:
+            for reader in readers:
+                reader.close()
 
 
 # ---- limits across both instances --------------------------------------------------------
