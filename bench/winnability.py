@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import random
 import sys
 import time
@@ -118,6 +119,37 @@ def run(path: Path, seed: int, count: int, budget_s: float, memory_mb: int) -> N
                 out.flush()
 
 
+def _search_again(job: tuple[dict, float, int]) -> dict:
+    before, budget_s, memory_mb = job
+    return {"deal": before["deal"], "draw": before["draw"], "code": before["code"], "before": before["verdict"],
+            **classify(before["deal"], before["draw"], None, budget_s, memory_mb)}
+
+
+def recheck(path: Path, budget_s: float, memory_mb: int, processes: int) -> str:
+    """Search again, with the search as it is now, every deal the results file proved lost by a search.
+
+    A proof that a deal is lost is a claim about the search that made it: when the search
+    changes (as when its auto-play became provable, docs/SOLVER.md), the claims are checked
+    again. Resumable like the run: one line per deal in ``<out>.recheck.jsonl``.
+    """
+    checked_path = path.with_suffix(".recheck.jsonl")
+    checked = {(r["deal"], r["draw"]) for r in load(checked_path)}
+    todo = [r for r in load(path) if r["verdict"] == "unwinnable" and r["via"] == "search"
+            and (r["deal"], r["draw"]) not in checked]
+    jobs = [(before, budget_s, memory_mb) for before in todo]
+    with checked_path.open("a") as out, multiprocessing.Pool(processes) as pool, click.progressbar(
+            pool.imap_unordered(_search_again, jobs), length=len(jobs), label="rechecking proofs",
+            file=sys.stderr, show_pos=True, show_eta=True) as bar:
+        for checked_row in bar:
+            out.write(json.dumps(checked_row) + "\n")
+            out.flush()
+    rows = load(checked_path)
+    agreed = sum(1 for r in rows if r["verdict"] == r["before"])
+    differing = [f"{r['code']}: {r['verdict']}" for r in rows if r["verdict"] != r["before"]]
+    return f"rechecked {len(rows)} proofs of a lost deal: {agreed} agree" + (
+        "; differ: " + ", ".join(differing) if differing else "")
+
+
 def summary(results: list[dict]) -> str:
     """The table: per draw mode, N and each verdict's share with its 95 % Wilson interval."""
     lines = []
@@ -147,7 +179,13 @@ def main(argv=None) -> None:
                         help="table budget of each search, in MiB (default 2048)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"results file (default {DEFAULT_OUT})")
     parser.add_argument("--summary", action="store_true", help="only print the table of the results so far")
+    parser.add_argument("--recheck", action="store_true",
+                        help="search again every deal proved lost by a search (after the search changed)")
+    parser.add_argument("--processes", type=int, default=1, help="searches at once for --recheck (default 1)")
     args = parser.parse_args(argv)
+    if args.recheck:
+        print(recheck(args.out, args.budget, args.memory_mb, args.processes))
+        return
     if not args.summary:
         run(args.out, args.seed, args.deals, args.budget, args.memory_mb)
     print(summary(load(args.out)))
