@@ -78,28 +78,20 @@ def test_following_the_hints_wins_the_game_and_counts_them(client):
     assert final["status"] == "won" and final["hints"] == asked
 
 
-def test_hint_memory_bound_gives_unknown_with_a_guess(client):
+def test_hint_node_budget_gives_unknown_with_a_guess(client, monkeypatch):
     game, headers = new_game(client)
-    config = client.application.config
-    configured, config["SOLVER_HINT_MAX_NODES"] = config["SOLVER_HINT_MAX_NODES"], 1
-    try:
-        hint = client.get(f"/v1/games/{game['id']}/hint", headers=headers).get_json()
-    finally:
-        config["SOLVER_HINT_MAX_NODES"] = configured
+    monkeypatch.setitem(client.application.config, "SOLVER_HINT_MAX_NODES", 1)
+    hint = client.get(f"/v1/games/{game['id']}/hint", headers=headers).get_json()
     assert hint["verdict"] == "unknown" and hint["proven"] is False and hint["line_length"] == 0
     assert hint["reason"] == "nodes"
     assert Action.parse(hint["notation"]).to_json() == hint["action"]
     assert hint["hints"] == 1
 
 
-def test_hint_memory_budget_gives_unknown_for_memory(client):
+def test_hint_memory_budget_gives_unknown_for_memory(client, monkeypatch):
     game, headers = new_game(client, code="TF1-D3N-FQQWSZA")
-    config = client.application.config
-    configured, config["SOLVER_MEMORY_MB"] = config["SOLVER_MEMORY_MB"], 1
-    try:
-        hint = client.get(f"/v1/games/{game['id']}/hint", headers=headers).get_json()
-    finally:
-        config["SOLVER_MEMORY_MB"] = configured
+    monkeypatch.setitem(client.application.config, "SOLVER_MEMORY_MB", 1)
+    hint = client.get(f"/v1/games/{game['id']}/hint", headers=headers).get_json()
     assert (hint["verdict"], hint["reason"], hint["proven"]) == ("unknown", "memory", False)
     assert Action.parse(hint["notation"]).to_json() == hint["action"]
 

@@ -50,15 +50,20 @@ def test_a_draw_three_win_is_a_draw_one_win():
     assert won >= 20
 
 
+def draw_one_losses(seed: int, tries: int = 300):
+    """Draw-3 endgames whose draw-1 twin the search proves lost."""
+    rng = random.Random(seed)
+    for _ in range(tries):
+        game = random_endgame(rng, rng.randint(8, 13), 3)
+        if solve(in_draw_one(game), budget_ms=3000).verdict == "unwinnable":
+            yield game
+
+
 def test_a_draw_one_loss_is_a_draw_three_loss(monkeypatch):
     """Checked with the draw-3 search alone (solve's draw-1 proof search turned off)."""
     monkeypatch.setattr(solver, "DRAW_ONE_WEIGHT", 0.0)
-    rng = random.Random(13)
     lost = 0
-    for _ in range(300):
-        game = random_endgame(rng, rng.randint(8, 13), 3)
-        if solve(in_draw_one(game), budget_ms=3000).verdict != "unwinnable":
-            continue
+    for game in draw_one_losses(13):
         assert solve(game, budget_ms=10_000).verdict == "unwinnable", game.to_state()
         lost += 1
     assert lost >= 10
@@ -66,12 +71,8 @@ def test_a_draw_one_loss_is_a_draw_three_loss(monkeypatch):
 
 def test_solve_in_draw_three_takes_the_draw_one_proof(monkeypatch):
     """The draw-1 search alone proves these lost: solve() then answers for draw 3 without its own proof."""
-    rng = random.Random(17)
     proven = 0
-    for _ in range(300):
-        game = random_endgame(rng, rng.randint(8, 13), 3)
-        if solve(in_draw_one(game), budget_ms=3000).verdict != "unwinnable":
-            continue
+    for game in draw_one_losses(17):
         monkeypatch.setattr(solver, "COMPLETE_WEIGHT", 1e-9)  # the draw-3 complete search never gets a turn
         monkeypatch.setattr(solver, "COMPLETE_LATE_WEIGHT", 1e-9)
         assert solve(game, budget_ms=10_000).verdict == "unwinnable"
