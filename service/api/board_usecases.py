@@ -17,7 +17,7 @@ from flask import Response, current_app
 
 from ..extensions import db
 from ..solver.daily import daily_deal
-from ..store.feed import board_tag, feed_page, feed_stream, horizon, read_connection
+from ..store.feed import board_tag, feed_page, feed_stream, horizon, on_a_read_connection
 from ..store.leaderboards import ranked_page
 from ..store.verification import verify
 from ..store.wins import TagCache, tag_cache
@@ -43,13 +43,17 @@ def board(filters: dict, cursor: str | None, limit: int) -> Response:
     tags, unchanged, before = _remembered(key)
     if unchanged is not None:
         return unchanged
-    with read_connection() as connection:
+    def read(connection) -> tuple[str, tuple | None, bool]:
         tag, empty = board_tag(connection, filters, settle)
         if not (empty and player is not None):
             tags.remember(key, tag, before)
             if if_none_match(tag):
-                return not_modified(tag)
-        page = ranked_page(connection, filters, after, limit)
+                return tag, None, True
+        return tag, ranked_page(connection, filters, after, limit), False
+
+    tag, page, unchanged_now = on_a_read_connection(read)
+    if unchanged_now:
+        return not_modified(tag)
     if page is None:
         raise ApiProblem("PLAYER_NOT_FOUND", player=player)
     return json_response(board_json(*page), headers=cache_headers(tag))
@@ -89,12 +93,14 @@ def finished_games(filters: dict, cursor: str | None, limit: int) -> Response:
     if unchanged is not None:
         return unchanged
     until = horizon(settle)
-    with read_connection() as connection:
+    def read(connection) -> tuple[str, list | None]:
         tag, _ = board_tag(connection, {**filters, "until": until}, settle)
         tags.remember(key, tag, before, settle_ms=settle)
-        if if_none_match(tag):
-            return not_modified(tag)
-        rows = feed_page(connection, filters, after, until, limit)
+        return tag, None if if_none_match(tag) else feed_page(connection, filters, after, until, limit)
+
+    tag, rows = on_a_read_connection(read)
+    if rows is None:
+        return not_modified(tag)
     more = len(rows) > limit
     rows = rows[:limit]
     resume = feed_cursor(rows[-1]) if rows else cursor

@@ -28,6 +28,7 @@ from functools import cache
 
 from sqlalchemy import Interval, bindparam, func, select, tuple_
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
 
 from ..extensions import db
 from .models import WON, ActionRow, GameRow, PlayerRow
@@ -61,6 +62,23 @@ def read_connection(engine: Engine | None = None) -> Connection:
     if engine.dialect.name == "postgresql":
         return engine.connect().execution_options(isolation_level="AUTOCOMMIT")
     return engine.connect()
+
+
+def on_a_read_connection(work):
+    """``work(connection)`` on a :func:`read_connection`; once more on a fresh one if that one was dead.
+
+    The pool pings nothing (create_app): a connection the server dropped fails at its
+    first statement, as in ``db.on_live_connection``. The reads of a board or a feed
+    page write nothing, so the whole block may run again.
+    """
+    try:
+        with read_connection() as connection:
+            return work(connection)
+    except DBAPIError as error:
+        if not error.connection_invalidated:
+            raise
+    with read_connection() as connection:
+        return work(connection)
 
 
 def _shape(params: dict) -> tuple[str, ...]:

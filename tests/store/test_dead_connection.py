@@ -35,6 +35,9 @@ def test_every_request_after_the_connections_dropped_is_answered(client, drop_co
         lambda: client.get(f"/v1/games/{game['id']}/legal-moves"),
         lambda: client.post("/v1/games", json={"draw": 3}),
         lambda: client.get("/readyz"),
+        lambda: client.get("/v1/leaderboard"),
+        lambda: client.get(f"/v1/deals/{game['code']}/leaderboard"),
+        lambda: client.get("/v1/games/finished"),
     ]
     for send in requests:
         assert drop_connections() >= 1  # the app's pooled connection, idle between requests
