@@ -87,7 +87,8 @@ class Player:
         if self.game["status"] == "won":
             return
         found: set[str] = set()
-        _cards_in(data, found)
+        # The game's id is random text: 'Ad_…' names no card.
+        _cards_in(json.loads(body.replace(self.id, "")) if data is not None else None, found)
         for name, value in response.headers.items():
             _cards_in(name, found)
             _cards_in(value.replace(self.id, ""), found)
