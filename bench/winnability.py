@@ -2,7 +2,7 @@
 
     python bench/winnability.py                          # 10,000 deals per mode, 60 s CPU each
     python bench/winnability.py --summary                # print the table of the results so far
-    nice -n 19 python bench/winnability.py --deals 10000 # the published run (resumable)
+    nice -n 19 python bench/winnability.py --processes 2  # the published run (resumable)
 
 Deals are the first N numbers drawn from ``random.Random(seed)``; each deal is
 classified in draw 1, then in draw 3.  Every result is appended at once as one
@@ -96,27 +96,40 @@ def classify(deal: int, draw: int, other: dict | None, budget_s: float, memory_m
             "reason": solution.reason}
 
 
-def run(path: Path, seed: int, count: int, budget_s: float, memory_mb: int) -> None:
+def _classify_deal(job: tuple[int, int, dict, int, float, int]) -> list[dict]:
+    """Both draw modes of one deal, draw 1 first so that draw 3 can take its free verdict."""
+    index, deal, done, seed, budget_s, memory_mb = job
+    lines = []
+    for draw, other_draw in ((1, 3), (3, 1)):
+        if (deal, draw) in done:
+            continue
+        result = {"index": index, "deal": deal, "code": str(GameCode(draw=draw, deal=deal)), "draw": draw,
+                  "seed": seed, "budget_s": budget_s, "memory_mb": memory_mb,
+                  **classify(deal, draw, done.get((deal, other_draw)), budget_s, memory_mb)}
+        done[deal, draw] = result
+        lines.append(result)
+    return lines
+
+
+def run(path: Path, seed: int, count: int, budget_s: float, memory_mb: int, processes: int = 1) -> None:
     results = load(path)
     check_same_experiment(results, seed, budget_s, memory_mb)
     done = {(r["deal"], r["draw"]): r for r in results}
     path.parent.mkdir(parents=True, exist_ok=True)
     numbers = deal_numbers(seed, count)
-    todo = [(index, deal) for index, deal in enumerate(numbers) if (deal, 1) not in done or (deal, 3) not in done]
-    with path.open("a") as out, click.progressbar(
-        todo, label=f"{len(numbers) - len(todo)} of {count} deals done before; classifying", file=sys.stderr,
-        show_pos=True, show_eta=True, item_show_func=lambda item: f"deal #{item[0]}" if item else "",
+    # Each job carries only its own deal's earlier results, not the whole file.
+    jobs = [(index, deal, {key: done[key] for key in ((deal, 1), (deal, 3)) if key in done}, seed, budget_s,
+             memory_mb)
+            for index, deal in enumerate(numbers) if (deal, 1) not in done or (deal, 3) not in done]
+    # Results are written in the order the deals finish; a restart skips whatever is in the file.
+    with path.open("a") as out, multiprocessing.Pool(processes) as pool, click.progressbar(
+        pool.imap_unordered(_classify_deal, jobs), length=len(jobs), file=sys.stderr, show_pos=True,
+        show_eta=True, label=f"{len(numbers) - len(jobs)} of {count} deals done before; classifying",
     ) as bar:
-        for index, deal in bar:
-            for draw, other_draw in ((1, 3), (3, 1)):
-                if (deal, draw) in done:
-                    continue
-                result = {"index": index, "deal": deal, "code": str(GameCode(draw=draw, deal=deal)), "draw": draw,
-                          "seed": seed, "budget_s": budget_s, "memory_mb": memory_mb,
-                          **classify(deal, draw, done.get((deal, other_draw)), budget_s, memory_mb)}
-                done[deal, draw] = result
+        for lines in bar:
+            for result in lines:
                 out.write(json.dumps(result) + "\n")
-                out.flush()
+            out.flush()
 
 
 def _search_again(job: tuple[dict, float, int]) -> dict:
@@ -181,13 +194,13 @@ def main(argv=None) -> None:
     parser.add_argument("--summary", action="store_true", help="only print the table of the results so far")
     parser.add_argument("--recheck", action="store_true",
                         help="search again every deal proved lost by a search (after the search changed)")
-    parser.add_argument("--processes", type=int, default=1, help="searches at once for --recheck (default 1)")
+    parser.add_argument("--processes", type=int, default=1, help="searches at once (default 1)")
     args = parser.parse_args(argv)
     if args.recheck:
         print(recheck(args.out, args.budget, args.memory_mb, args.processes))
         return
     if not args.summary:
-        run(args.out, args.seed, args.deals, args.budget, args.memory_mb)
+        run(args.out, args.seed, args.deals, args.budget, args.memory_mb, args.processes)
     print(summary(load(args.out)))
 
 
