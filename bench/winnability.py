@@ -75,6 +75,16 @@ def load(path: Path) -> list[dict]:
     return results
 
 
+def open_for_appending(path: Path):
+    """``path`` opened to append lines, after a newline if a killed run left a torn last line."""
+    out = path.open("a+")
+    if out.tell():
+        out.seek(out.tell() - 1)
+        if out.read(1) != "\n":
+            out.write("\n")
+    return out
+
+
 def check_same_experiment(results: list[dict], seed: int, budget_s: float, memory_mb: int) -> None:
     for result in results[:1]:
         if (result["seed"], result["budget_s"], result["memory_mb"]) != (seed, budget_s, memory_mb):
@@ -122,7 +132,7 @@ def run(path: Path, seed: int, count: int, budget_s: float, memory_mb: int, proc
              memory_mb)
             for index, deal in enumerate(numbers) if (deal, 1) not in done or (deal, 3) not in done]
     # Results are written in the order the deals finish; a restart skips whatever is in the file.
-    with path.open("a") as out, multiprocessing.Pool(processes) as pool, click.progressbar(
+    with open_for_appending(path) as out, multiprocessing.Pool(processes) as pool, click.progressbar(
         pool.imap_unordered(_classify_deal, jobs), length=len(jobs), file=sys.stderr, show_pos=True,
         show_eta=True, label=f"{len(numbers) - len(jobs)} of {count} deals done before; classifying",
     ) as bar:
@@ -150,7 +160,7 @@ def recheck(path: Path, budget_s: float, memory_mb: int, processes: int) -> str:
     todo = [r for r in load(path) if r["verdict"] == "unwinnable" and r["via"] == "search"
             and (r["deal"], r["draw"]) not in checked]
     jobs = [(before, budget_s, memory_mb) for before in todo]
-    with checked_path.open("a") as out, multiprocessing.Pool(processes) as pool, click.progressbar(
+    with open_for_appending(checked_path) as out, multiprocessing.Pool(processes) as pool, click.progressbar(
             pool.imap_unordered(_search_again, jobs), length=len(jobs), label="rechecking proofs",
             file=sys.stderr, show_pos=True, show_eta=True) as bar:
         for checked_row in bar:

@@ -1,0 +1,74 @@
+"""bench/winnability.py: the published table's run resumes, takes free verdicts and refuses a mixed file."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bench import winnability
+from service.engine import GameCode
+
+
+def test_wilson_interval_matches_the_textbook_values():
+    low, high = winnability.wilson(5, 10)
+    assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)
+    assert winnability.wilson(0, 10)[0] == 0.0
+    assert winnability.wilson(10, 10)[1] == pytest.approx(1.0)
+
+
+def test_a_run_classifies_both_modes_of_each_deal_and_a_restart_adds_nothing(tmp_path):
+    out = tmp_path / "run.jsonl"
+    winnability.run(out, seed=17, count=4, budget_s=5.0, memory_mb=256, processes=2)
+    results = winnability.load(out)
+    deals = winnability.deal_numbers(17, 4)
+    assert sorted((r["deal"], r["draw"]) for r in results) == sorted((d, m) for d in deals for m in (1, 3))
+    for result in results:
+        assert result["code"] == str(GameCode(draw=result["draw"], deal=result["deal"]))
+        assert result["verdict"] in winnability.VERDICTS
+    by_key = {(r["deal"], r["draw"]): r for r in results}
+    for deal in deals:
+        # The free verdicts go one way only: draw 1 is searched first, so draw 3 may borrow its loss.
+        draw1, draw3 = by_key[deal, 1], by_key[deal, 3]
+        assert draw1["via"] == "search"
+        assert draw3["via"] == ("draw-1" if draw1["verdict"] == "unwinnable" else "search")
+
+    winnability.run(out, seed=17, count=4, budget_s=5.0, memory_mb=256, processes=2)
+    assert len(out.read_text().splitlines()) == 8
+
+
+def test_a_torn_last_line_is_ignored_and_searched_again(tmp_path):
+    out = tmp_path / "run.jsonl"
+    winnability.run(out, seed=17, count=1, budget_s=5.0, memory_mb=256)
+    first, second = out.read_text().splitlines()
+    out.write_text(first + "\n" + second[: len(second) // 2])
+    winnability.run(out, seed=17, count=1, budget_s=5.0, memory_mb=256)
+    results = winnability.load(out)
+    assert sorted(r["draw"] for r in results) == [1, 3]
+
+
+def test_a_file_of_another_experiment_is_refused(tmp_path):
+    out = tmp_path / "run.jsonl"
+    winnability.run(out, seed=17, count=1, budget_s=5.0, memory_mb=256)
+    with pytest.raises(SystemExit, match="budget 5.0 s"):
+        winnability.run(out, seed=17, count=2, budget_s=6.0, memory_mb=256)
+
+
+def test_the_summary_counts_every_verdict_with_its_interval():
+    rows = [{"draw": 1, "budget_s": 60.0, "verdict": verdict, "via": "search"}
+            for verdict in ["winnable"] * 7 + ["unwinnable"] * 2 + ["unknown"]]
+    rows.append({"draw": 3, "budget_s": 60.0, "verdict": "unwinnable", "via": "draw-1"})
+    table = winnability.summary(rows).splitlines()
+    assert table[0].startswith("draw 1: N=10 (0 free from the other mode), budget 60 s CPU")
+    assert "winnable 70.00% [39.68%, 89.22%]" in table[0]
+    assert "unresolved 10.00%" in table[0]
+    assert table[1].startswith("draw 3: N=1 (1 free from the other mode)")
+
+
+def test_the_published_results_file_is_one_experiment():
+    results = winnability.load(winnability.DEFAULT_OUT)
+    assert results, "bench/winnability/seed17.jsonl is missing"
+    winnability.check_same_experiment(results, 17, 60.0, 2048)
+    keys = [(r["deal"], r["draw"]) for r in results]
+    assert len(keys) == len(set(keys)), "a (deal, draw) pair is classified twice"
+    print(json.dumps(winnability.summary(results)))
