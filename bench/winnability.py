@@ -193,6 +193,22 @@ def summary(results: list[dict]) -> str:
     return "\n".join(lines) if lines else "no results yet"
 
 
+def markdown_rows(results: list[dict]) -> list[str]:
+    """The table's rows as docs/FAQ.md and the README publish them (a test holds them to the file)."""
+    rows = []
+    for draw in (1, 3):
+        mode = [r for r in results if r["draw"] == draw]
+        if not mode:
+            continue
+        cells = [f"draw {draw}", f"{len(mode):,}"]
+        for verdict in VERDICTS:
+            k = sum(1 for r in mode if r["verdict"] == verdict)
+            low, high = wilson(k, len(mode))
+            cells.append(f"{100 * k / len(mode):.2f} % [{100 * low:.2f}, {100 * high:.2f}]")
+        rows.append("| " + " | ".join(cells) + " |")
+    return rows
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=10_000, help="deals per draw mode (default 10000)")
@@ -202,12 +218,16 @@ def main(argv=None) -> None:
                         help="table budget of each search, in MiB (default 2048)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"results file (default {DEFAULT_OUT})")
     parser.add_argument("--summary", action="store_true", help="only print the table of the results so far")
+    parser.add_argument("--markdown", action="store_true", help="print the table's rows as the FAQ publishes them")
     parser.add_argument("--recheck", action="store_true",
                         help="search again every deal proved lost by a search (after the search changed)")
     parser.add_argument("--processes", type=int, default=1, help="searches at once (default 1)")
     args = parser.parse_args(argv)
     if args.recheck:
         print(recheck(args.out, args.budget, args.memory_mb, args.processes))
+        return
+    if args.markdown:
+        print("\n".join(markdown_rows(load(args.out))))
         return
     if not args.summary:
         run(args.out, args.seed, args.deals, args.budget, args.memory_mb, args.processes)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+from pathlib import Path
 
 import pytest
 
@@ -71,4 +71,9 @@ def test_the_published_results_file_is_one_experiment():
     winnability.check_same_experiment(results, 17, 60.0, 2048)
     keys = [(r["deal"], r["draw"]) for r in results]
     assert len(keys) == len(set(keys)), "a (deal, draw) pair is classified twice"
-    print(json.dumps(winnability.summary(results)))
+
+
+def test_the_faq_publishes_the_table_of_the_results_file():
+    faq = (Path(__file__).resolve().parents[2] / "docs" / "FAQ.md").read_text()
+    for row in winnability.markdown_rows(winnability.load(winnability.DEFAULT_OUT)):
+        assert row in faq, f"docs/FAQ.md does not have the row `{row}` (python bench/winnability.py --markdown)"
