@@ -2,8 +2,9 @@
 
 A game is read as a :class:`GameRecord`, a typed, immutable copy of its row; an
 action's new record is the old one with :func:`stored_columns` of the engine game
-applied. The hot path (lock, update, insert) is SQLAlchemy Core: the ORM's unit of
-work (identity map, change tracking, flush) cost more than the three statements.
+applied. The hot path (lock, update, insert) is SQLAlchemy Core on the connection of
+:func:`~.db.action_transaction`: the ORM's unit of work (identity map, change tracking,
+flush) and its session cost more than the three statements.
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import and_, bindparam, insert, or_, select, update
+from sqlalchemy.engine import Connection
 
 from ..engine import Game
 from ..extensions import db
 from . import stats
-from .db import is_sqlite, on_live_connection, write_transaction
+from .db import first_statement_on, is_sqlite, on_live_connection, write_transaction
 from .feed import finished_line
 from .models import ActionRow, GameRow
 
@@ -109,14 +111,15 @@ def read_game_alone(game_id: str) -> GameRecord | None:
     return None if row is None else _record(row)
 
 
-def lock_game(game_id: str) -> GameRecord | None:
-    """Inside :func:`write_transaction`: a game's row, locked until commit (None: no such game)."""
+def lock_game(connection: Connection, game_id: str) -> GameRecord | None:
+    """First in :func:`~.db.action_transaction`: a game's row, locked until commit (None: no such game)."""
     query = _SELECT_GAME if is_sqlite() else _SELECT_GAME_FOR_UPDATE
-    row = on_live_connection(lambda: db.session.connection().execute(query, {"game": game_id}).first())
+    row = first_statement_on(connection, query, {"game": game_id}).first()
     return None if row is None else _record(row)
 
 
-def store_action(record: GameRecord, game: Game, notation: str, detail: dict, points: int) -> GameRecord:
+def store_action(connection: Connection, record: GameRecord, game: Game, notation: str, detail: dict,
+                 points: int) -> GameRecord:
     """Inside the lock of :func:`lock_game`: store the game after an action, append its history row.
 
     ``game`` is the engine game with the action applied. A win also stamps the finish,
@@ -129,7 +132,6 @@ def store_action(record: GameRecord, game: Game, notation: str, detail: dict, po
                        line=finished_line(record.id, notation))
         if record.player_id:
             stats.game_won(record, game.score, game.moves, changes["duration_ms"])
-    connection = db.session.connection()
     connection.execute(_UPDATE_GAME, {"game": record.id, **changes})
     connection.execute(_INSERT_ACTION, {"game_id": record.id, "seq": game.version, "notation": notation,
                                         "detail": detail, "points": points, "score_after": game.score, "at": now})
