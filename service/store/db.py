@@ -22,6 +22,9 @@ from sqlalchemy.orm import Session
 from ..extensions import db
 
 _immediate: ContextVar[bool] = ContextVar("immediate", default=False)
+#: Execution option of a connection that runs one read and nothing else: on SQLite it needs no
+#: BEGIN (a statement alone reads one snapshot), which was a second round through SQLAlchemy.
+SINGLE_STATEMENT = "solitaire_single_statement"
 _sqlite_writer = threading.Lock()
 
 
@@ -52,7 +55,7 @@ def configure_engine(engine: Engine) -> None:
     def _on_begin(connection) -> None:
         if _immediate.get():
             _begin_immediate(connection.connection.dbapi_connection)
-        else:
+        elif not connection.get_execution_options().get(SINGLE_STATEMENT):
             connection.exec_driver_sql("BEGIN")
 
 
