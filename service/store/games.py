@@ -59,6 +59,11 @@ def _record(row) -> GameRecord:
     return GameRecord(*(getattr(row, name) for name in _FIELDS))
 
 
+def _selected(row) -> GameRecord | None:
+    """The record of a row of ``_SELECT_GAME``, or None without one."""
+    return None if row is None else GameRecord(*row)
+
+
 def stored_columns(game: Game) -> dict:
     """What the games table keeps of an engine game: its state and the columns derived from it."""
     return {"state": game.to_state(), **{name: getattr(game, name) for name in DERIVED_COLUMNS}}
@@ -66,7 +71,8 @@ def stored_columns(game: Game) -> dict:
 
 _GAMES = GameRow.__table__
 _G = _GAMES.c
-_SELECT_GAME = select(_GAMES).where(_G.id == bindparam("game"))
+# The record's fields in its own order: a row of it is the record's arguments as they are.
+_SELECT_GAME = select(*(_G[name] for name in _FIELDS)).where(_G.id == bindparam("game"))
 _SELECT_GAME_FOR_UPDATE = _SELECT_GAME.with_for_update()
 # No .values(): the SET clause is the columns present in the parameters.
 _UPDATE_GAME = update(_GAMES).where(_G.id == bindparam("game"))
@@ -92,8 +98,7 @@ def insert_game(game: Game, *, game_id: str, player_id: str | None, token_hash: 
 
 def read_game(game_id: str) -> GameRecord | None:
     """A game as it is now, or None; in the session's transaction, so later reads in it agree on SQLite."""
-    row = on_live_connection(lambda: db.session.execute(_SELECT_GAME, {"game": game_id}).first())
-    return None if row is None else _record(row)
+    return _selected(on_live_connection(lambda: db.session.execute(_SELECT_GAME, {"game": game_id}).first()))
 
 
 def read_game_alone(game_id: str) -> GameRecord | None:
@@ -108,15 +113,13 @@ def read_game_alone(game_id: str) -> GameRecord | None:
             connection.execution_options(**{SINGLE_STATEMENT: True})
             return connection.execute(_SELECT_GAME, {"game": game_id}).first()
 
-    row = on_live_connection(first_row)
-    return None if row is None else _record(row)
+    return _selected(on_live_connection(first_row))
 
 
 def lock_game(connection: Connection, game_id: str) -> GameRecord | None:
     """First in :func:`~.db.action_transaction`: a game's row, locked until commit (None: no such game)."""
     query = _SELECT_GAME if is_sqlite() else _SELECT_GAME_FOR_UPDATE
-    row = first_statement_on(connection, query, {"game": game_id}).first()
-    return None if row is None else _record(row)
+    return _selected(first_statement_on(connection, query, {"game": game_id}).first())
 
 
 def store_action(connection: Connection, record: GameRecord, game: Game, notation: str, detail: dict,
