@@ -22,8 +22,7 @@ from sqlalchemy.orm import Session
 from ..extensions import db
 
 _immediate: ContextVar[bool] = ContextVar("immediate", default=False)
-#: Execution option of a connection that runs one read and nothing else: on SQLite it needs no
-#: BEGIN (a statement alone reads one snapshot), which was a second round through SQLAlchemy.
+#: Execution option of a connection that runs one read and nothing else (:func:`single_statement`).
 SINGLE_STATEMENT = "solitaire_single_statement"
 _sqlite_writer = threading.Lock()
 
@@ -81,6 +80,18 @@ def _begin_immediate(dbapi_connection, timeout: float = 10.0) -> None:
             pause = min(pause * 2, 0.002)
     finally:
         dbapi_connection.execute("PRAGMA busy_timeout = 10000")
+
+
+def single_statement(connection: Connection) -> Connection:
+    """Mark ``connection`` as running one read and nothing else: it needs no transaction.
+
+    A statement alone reads one snapshot. On SQLite the BEGIN was a second trip through
+    SQLAlchemy's execute path; on PostgreSQL (autocommit) BEGIN and ROLLBACK were two
+    round trips besides the query's.
+    """
+    if is_sqlite():
+        return connection.execution_options(**{SINGLE_STATEMENT: True})
+    return connection.execution_options(isolation_level="AUTOCOMMIT")
 
 
 def is_sqlite() -> bool:

@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 from ..engine import Game
 from ..extensions import db
 from . import stats
-from .db import SINGLE_STATEMENT, first_statement_on, is_sqlite, on_live_connection, write_transaction
+from .db import first_statement_on, is_sqlite, on_live_connection, single_statement, write_transaction
 from .feed import finished_line
 from .models import ActionRow, GameRow
 
@@ -110,8 +110,7 @@ def read_game_alone(game_id: str) -> GameRecord | None:
     """
     def first_row():
         with db.engine.connect() as connection:
-            connection.execution_options(**{SINGLE_STATEMENT: True})
-            return connection.execute(_SELECT_GAME, {"game": game_id}).first()
+            return single_statement(connection).execute(_SELECT_GAME, {"game": game_id}).first()
 
     return _selected(on_live_connection(first_row))
 
