@@ -26,7 +26,8 @@ Targets: service/raw >= 0.6 on SQLite, >= 0.8 on PostgreSQL; service p99 <= 3 x 
 ``--proxy`` measures the front proxy's cost instead: one gunicorn running the service,
 nginx (deploy/nginx.conf.template) in front of it, the same games driven through nginx
 and directly in alternating rounds (target: through nginx >= 0.85 x direct).
-``BENCH_PORTS=18080-18099`` keeps every server on ports of that range.
+``BENCH_PORTS=18080-18099`` keeps every server on ports of that range;
+``BENCH_DATABASE_PREFIX=me_`` starts the scratch databases' names with ``me_``.
 
 Rate limits are off, as the floors have none; ``--rate-limits`` turns them on, out of
 reach (1,000,000 a minute), to measure their cost too (the proxy bench always does).
@@ -56,6 +57,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import api_load  # noqa: E402
 
+#: Put before every scratch database's name: engineers sharing one server keep apart by it.
+DATABASE_PREFIX = os.environ.get("BENCH_DATABASE_PREFIX", "")
 POSTGRES_ADMIN = os.environ.get("BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 APPS = {
     "service": ["service:create_app()"],
@@ -157,7 +160,7 @@ def scratch_databases(kind: str):
     import sqlalchemy as sa
 
     admin = sa.create_engine(POSTGRES_ADMIN, isolation_level="AUTOCOMMIT")
-    names = {app: f"bench_{app.replace('-', '_')}_{uuid.uuid4().hex[:8]}" for app in APPS}
+    names = {app: f"{DATABASE_PREFIX}bench_{app.replace('-', '_')}_{uuid.uuid4().hex[:8]}" for app in APPS}
     with admin.connect() as connection:
         for name in names.values():
             connection.exec_driver_sql(f'CREATE DATABASE "{name}"')

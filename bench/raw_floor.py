@@ -223,9 +223,13 @@ def create_app():
 
     def read(game_id, start_response):
         connection = database.connection()
-        row = database.fetch_game(connection.cursor(), game_id, lock=False)
         if not database.sqlite:
-            connection.rollback()
+            connection.autocommit = True  # one statement: no BEGIN and ROLLBACK around it, as the service
+        try:
+            row = database.fetch_game(connection.cursor(), game_id, lock=False)
+        finally:
+            if not database.sqlite:
+                connection.autocommit = False
         if row is None:
             return _problem(start_response, "404 Not Found", "GAME_NOT_FOUND")
         return _answer(start_response, "200 OK", view(row, row["state"]),

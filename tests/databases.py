@@ -1,8 +1,9 @@
 """Throw-away databases for tests: which backends run, and scratch PostgreSQL databases.
 
 PostgreSQL tests use ``TEST_POSTGRES_URL`` (default: the local server with trust
-auth). Without a reachable server they are skipped, except under CI (``CI`` set),
-where that is a failure.
+auth) and start their scratch databases' names with ``TEST_DATABASE_PREFIX`` (default
+none). Without a reachable server they are skipped, except under CI (``CI`` set), where
+that is a failure.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import sqlalchemy as sa
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 BACKENDS = [name.strip() for name in os.environ.get("TEST_DATABASES", "sqlite,postgresql").split(",")]
+#: Put before every scratch database's name: engineers sharing one server keep apart by it.
+NAME_PREFIX = os.environ.get("TEST_DATABASE_PREFIX", "")
 
 
 @contextmanager
@@ -24,7 +27,7 @@ def scratch_postgres(prefix: str) -> Iterator[str]:
     """A new, empty PostgreSQL database for the block's duration; its URL."""
     # pre-ping: the fault test restarts PostgreSQL, which kills pooled connections.
     admin = sa.create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT", pool_pre_ping=True)
-    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    name = f"{NAME_PREFIX}{prefix}_{uuid.uuid4().hex[:10]}"
     try:
         with admin.connect() as connection:
             connection.exec_driver_sql(f'CREATE DATABASE "{name}"')

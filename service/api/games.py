@@ -80,7 +80,8 @@ def _action_route(path: str, operation_id: str, schema, summary: str, descriptio
             documented = blp.problem(status, _ERROR_TEXT[status])(documented)
         documented = blp.doc(operationId=operation_id, security=OWNER_ONLY, parameters=ACTION_HEADERS)(documented)
         documented = blp.arguments(schema, required=schema is not EmptyBodySchema)(documented)
-        parse_action = blp.arguments(schema, required=schema is not EmptyBodySchema)(build_action)
+        # One schema instance for every request: webargs builds a new one per request from a class.
+        parse_action = blp.arguments(schema(), required=schema is not EmptyBodySchema)(build_action)
 
         @wraps(documented)
         def action_view(game_id):

@@ -17,9 +17,10 @@ from collections.abc import Callable
 from functools import partial
 
 from flask import Response, request
+from sqlalchemy.engine import Connection
 
 from ..engine import Action, Game, GameCode, Rejection
-from ..store import GameRecord, IdempotentAnswer, answers, end_read, games, write_transaction
+from ..store import GameRecord, IdempotentAnswer, action_transaction, answers, end_read, games, write_transaction
 from . import idempotency
 from .auth import hash_token, is_id, new_id, new_token, optional_player, require_owner
 from .contract import IF_MATCH_PATTERN
@@ -106,8 +107,8 @@ def play(game_id: str, action: Action | Exception) -> Response:
     is raised only after the checks that come first, so a malformed body on a game that
     does not exist is 404, and a replayed request is answered without looking at the body.
     """
-    with write_transaction():
-        record = games.lock_game(game_id) if is_id(game_id) else None
+    with action_transaction() as connection:
+        record = games.lock_game(connection, game_id) if is_id(game_id) else None
         if record is None:
             raise ApiProblem("GAME_NOT_FOUND", game=game_id)
         require_owner(record.token_hash)
@@ -122,7 +123,7 @@ def play(game_id: str, action: Action | Exception) -> Response:
         _check_if_match(record.version)
         if isinstance(action, Exception):
             raise action
-        answer = apply_action(record, action)
+        answer = apply_action(connection, record, action)
         if key is not None:
             response = answer()
             answers.stage_answer(record.id, key, fingerprint, *idempotency.captured(response))
@@ -130,7 +131,7 @@ def play(game_id: str, action: Action | Exception) -> Response:
     return answer()
 
 
-def apply_action(record: GameRecord, action: Action) -> Callable[[], Response]:
+def apply_action(connection: Connection, record: GameRecord, action: Action) -> Callable[[], Response]:
     """Apply ``action`` to the locked game and stage its history row; how to answer, once committed."""
     game = Game.from_state(record.state)
     try:
@@ -138,7 +139,7 @@ def apply_action(record: GameRecord, action: Action) -> Callable[[], Response]:
     except Rejection as rejection:
         return partial(problem_response, rejection.code, rejection.params)
     last = outcome.to_json()
-    record = games.store_action(record, game, str(action), last, outcome.points)
+    record = games.store_action(connection, record, game, str(action), last, outcome.points)
     return lambda: json_response({**game_json(record, game), "last": last}, version=game.version)
 
 

@@ -2,8 +2,9 @@
 
 A game is read as a :class:`GameRecord`, a typed, immutable copy of its row; an
 action's new record is the old one with :func:`stored_columns` of the engine game
-applied. The hot path (lock, update, insert) is SQLAlchemy Core: the ORM's unit of
-work (identity map, change tracking, flush) cost more than the three statements.
+applied. The hot path (lock, update, insert) is SQLAlchemy Core on the connection of
+:func:`~.db.action_transaction`: the ORM's unit of work (identity map, change tracking,
+flush) and its session cost more than the three statements.
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import and_, bindparam, insert, or_, select, update
+from sqlalchemy.engine import Connection
 
 from ..engine import Game
 from ..extensions import db
 from . import stats
-from .db import is_sqlite, on_live_connection, write_transaction
+from .db import first_statement_on, is_sqlite, on_live_connection, single_statement, write_transaction
 from .feed import finished_line
 from .models import ActionRow, GameRow
 
@@ -57,6 +59,11 @@ def _record(row) -> GameRecord:
     return GameRecord(*(getattr(row, name) for name in _FIELDS))
 
 
+def _selected(row) -> GameRecord | None:
+    """The record of a row of ``_SELECT_GAME``, or None without one."""
+    return None if row is None else GameRecord(*row)
+
+
 def stored_columns(game: Game) -> dict:
     """What the games table keeps of an engine game: its state and the columns derived from it."""
     return {"state": game.to_state(), **{name: getattr(game, name) for name in DERIVED_COLUMNS}}
@@ -64,7 +71,8 @@ def stored_columns(game: Game) -> dict:
 
 _GAMES = GameRow.__table__
 _G = _GAMES.c
-_SELECT_GAME = select(_GAMES).where(_G.id == bindparam("game"))
+# The record's fields in its own order: a row of it is the record's arguments as they are.
+_SELECT_GAME = select(*(_G[name] for name in _FIELDS)).where(_G.id == bindparam("game"))
 _SELECT_GAME_FOR_UPDATE = _SELECT_GAME.with_for_update()
 # No .values(): the SET clause is the columns present in the parameters.
 _UPDATE_GAME = update(_GAMES).where(_G.id == bindparam("game"))
@@ -90,8 +98,7 @@ def insert_game(game: Game, *, game_id: str, player_id: str | None, token_hash: 
 
 def read_game(game_id: str) -> GameRecord | None:
     """A game as it is now, or None; in the session's transaction, so later reads in it agree on SQLite."""
-    row = on_live_connection(lambda: db.session.execute(_SELECT_GAME, {"game": game_id}).first())
-    return None if row is None else _record(row)
+    return _selected(on_live_connection(lambda: db.session.execute(_SELECT_GAME, {"game": game_id}).first()))
 
 
 def read_game_alone(game_id: str) -> GameRecord | None:
@@ -103,20 +110,19 @@ def read_game_alone(game_id: str) -> GameRecord | None:
     """
     def first_row():
         with db.engine.connect() as connection:
-            return connection.execute(_SELECT_GAME, {"game": game_id}).first()
+            return single_statement(connection).execute(_SELECT_GAME, {"game": game_id}).first()
 
-    row = on_live_connection(first_row)
-    return None if row is None else _record(row)
+    return _selected(on_live_connection(first_row))
 
 
-def lock_game(game_id: str) -> GameRecord | None:
-    """Inside :func:`write_transaction`: a game's row, locked until commit (None: no such game)."""
+def lock_game(connection: Connection, game_id: str) -> GameRecord | None:
+    """First in :func:`~.db.action_transaction`: a game's row, locked until commit (None: no such game)."""
     query = _SELECT_GAME if is_sqlite() else _SELECT_GAME_FOR_UPDATE
-    row = on_live_connection(lambda: db.session.connection().execute(query, {"game": game_id}).first())
-    return None if row is None else _record(row)
+    return _selected(first_statement_on(connection, query, {"game": game_id}).first())
 
 
-def store_action(record: GameRecord, game: Game, notation: str, detail: dict, points: int) -> GameRecord:
+def store_action(connection: Connection, record: GameRecord, game: Game, notation: str, detail: dict,
+                 points: int) -> GameRecord:
     """Inside the lock of :func:`lock_game`: store the game after an action, append its history row.
 
     ``game`` is the engine game with the action applied. A win also stamps the finish,
@@ -129,7 +135,6 @@ def store_action(record: GameRecord, game: Game, notation: str, detail: dict, po
                        line=finished_line(record.id, notation))
         if record.player_id:
             stats.game_won(record, game.score, game.moves, changes["duration_ms"])
-    connection = db.session.connection()
     connection.execute(_UPDATE_GAME, {"game": record.id, **changes})
     connection.execute(_INSERT_ACTION, {"game_id": record.id, "seq": game.version, "notation": notation,
                                         "detail": detail, "points": points, "score_after": game.score, "at": now})
