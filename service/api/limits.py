@@ -22,7 +22,8 @@ Bodies are capped at ``MAX_CONTENT_LENGTH`` (413) with or without Content-Length
 
 A breach is 429 problem+json ``RATE_LIMITED`` with ``params.retry_after`` and the
 same number of seconds in ``Retry-After``; every limited answer carries the
-``X-RateLimit-Limit``/``-Remaining``/``-Reset`` headers of its tightest limit.
+``X-RateLimit-Limit``/``-Remaining``/``-Reset`` headers of its view's own limit
+(write, solver) if it has one, else of the address limit.
 """
 
 from __future__ import annotations
