@@ -69,8 +69,8 @@ DEPTH = 10_000  # the deep page starts after this many entries (half the wins in
 # -- data -------------------------------------------------------------------------------
 
 
-def create_database(admin_url: str) -> tuple[str, str]:
-    name = f"solitaire_bench_lb_{uuid.uuid4().hex[:8]}"
+def create_database(admin_url: str, prefix: str) -> tuple[str, str]:
+    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(admin_url, autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
     return name, f"{admin_url.rsplit('/', 1)[0]}/{name}"
@@ -426,6 +426,8 @@ def main() -> None:
     parser.add_argument("--no-rate-limit", action="store_true", help="weigh the rate limiter: off in the service")
     parser.add_argument("--no-tag-cache", action="store_true",
                         help="weigh the tag cache: the service reads every board's tag (BOARD_TAG_CACHE=0)")
+    parser.add_argument("--database-prefix", default="solitaire_bench_lb",
+                        help="the scratch database's name before its random suffix (on a shared server)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     parser.add_argument("--url", help="measure a database kept by an earlier --keep run (no load)")
     args = parser.parse_args()
@@ -433,7 +435,7 @@ def main() -> None:
     if args.url:
         run(args.url, args, daily)
         return
-    name, url = create_database(args.admin_url)
+    name, url = create_database(args.admin_url, args.database_prefix)
     print(f"scratch database {name}", flush=True)
     try:
         migrate(url)

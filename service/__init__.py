@@ -73,13 +73,14 @@ def create_app(overrides: dict | None = None) -> Flask:
 
     from .api import init_api
     from .api.auth import refuse_query_token
-    from .api.limits import init_limits
+    from .api.limits import init_limits, limit_views
     from .edge import init_edge
 
     app.before_request(refuse_query_token)  # first: a token in a URL is refused before anything else
     init_edge(app)
     init_limits(app)
     init_api(app)
+    limit_views(app)  # after the views exist: the write and solver limits are theirs
     from .web import web_bp
 
     app.register_blueprint(web_bp)

@@ -15,13 +15,15 @@
   counted once for both endpoints; a breach is 429 ``SOLVER_RATE_LIMITED``.
 - ``RATELIMIT_ENABLED`` false turns them all off.
 
-Each named limit is one entry of :data:`LIMITS`; a new one is a setting plus a line there.
+Each named limit is one entry of :data:`LIMITS`; a new one is a setting, a line there and
+the views it limits (:func:`limit_views`). A request pays only for the limits of its view.
 
 Bodies are capped at ``MAX_CONTENT_LENGTH`` (413) with or without Content-Length.
 
 A breach is 429 problem+json ``RATE_LIMITED`` with ``params.retry_after`` and the
 same number of seconds in ``Retry-After``; every limited answer carries the
-``X-RateLimit-Limit``/``-Remaining``/``-Reset`` headers of its tightest limit.
+``X-RateLimit-Limit``/``-Remaining``/``-Reset`` headers of its view's own limit
+(write, solver) if it has one, else of the address limit.
 """
 
 from __future__ import annotations
@@ -124,17 +126,6 @@ def _is_probe() -> bool:
     return request.blueprint == "probes"
 
 
-def _not_an_action() -> bool:
-    view = current_app.view_functions.get(request.endpoint or "")
-    return not (request.method == "POST" and getattr(view, "game_action", False))
-
-
-def _not_a_solver_request() -> bool:
-    view = current_app.view_functions.get(request.endpoint or "")
-    solver_request = getattr(view, "solver_request", None)
-    return solver_request is None or not solver_request()
-
-
 def _on_breach(limit) -> None:
     # Seconds until the window resets, rounded up so that retrying then succeeds.
     g.rate_limit_retry_after = max(1, math.ceil(limit.reset_at - time.time()))
@@ -184,18 +175,20 @@ def _storage_uri(uri: str | None) -> str:
 
 
 def init_limits(app) -> Limiter:
-    """Bind a limiter to ``app`` (one per app, so that test apps never share counters)."""
+    """Bind a limiter to ``app`` (one per app, so that test apps never share counters).
+
+    Here only the address limit, which every request pays for; :func:`limit_views`
+    adds the others to the views they concern once those are registered.
+    """
     app.before_request(_cap_streamed_body)  # the body limit holds with rate limits off too
     config = app.config
     limiter = Limiter(
         key_func=_address,
         application_limits=[ApplicationLimit(limit_value("address"), key_function=_address, scope="address",
                                              exempt_when=_is_probe)],
-        default_limits=[Limit(limit_value("write"), key_function=_token_key, scope="write", shared=True,
-                              exempt_when=_not_an_action),
-                        *(Limit(limit_value("solver"), key_function=key, scope=_SOLVER_SCOPE + name, shared=True,
-                                exempt_when=_not_a_solver_request)
-                          for name, key in (("address", _address), ("token", _token_key)))],
+        # RATELIMIT_DEFAULT is ours (the address limit above); with no default limits of its
+        # own, Flask-Limiter would read it as one, per endpoint. This one is empty.
+        default_limits=[Limit("")],
         storage_uri=_storage_uri(config.get("RATELIMIT_STORAGE_URI")),
         # A shared store that stops answering must not stop the game: count in memory meanwhile.
         storage_options=_STORE_TIMEOUTS if not _shares_memory(config) else {},
@@ -210,3 +203,34 @@ def init_limits(app) -> Limiter:
     limiter.init_app(app)
     app.extensions["rate_limiter"] = limiter
     return limiter
+
+
+def limit_views(app) -> None:
+    """Put the write limit on the action views and the solver limit on the solver requests' views.
+
+    As limits of those views only (Flask-Limiter's route limits), not as default limits
+    that every request would evaluate and find exempt: a leaderboard read then checks
+    the address limit alone. A view marks itself with ``game_action = True`` or with
+    ``solver_request``, a callable telling whether this request runs the solver. The
+    views' limits are checked as they are called, after the request hooks (a body
+    refused with 415 or 413 spends none of them).
+    """
+    limiter = app.extensions["rate_limiter"]
+    if not limiter.enabled:
+        return
+    for endpoint, view in list(app.view_functions.items()):
+        limits = []
+        if getattr(view, "game_action", False):
+            limits.append(limiter.shared_limit(limit_value("write"), scope="write", key_func=_token_key))
+        solver_request = getattr(view, "solver_request", None)
+        if solver_request is not None:
+            limits += [limiter.shared_limit(limit_value("solver"), scope=_SOLVER_SCOPE + name, key_func=key,
+                                            exempt_when=functools.partial(_not_true, solver_request))
+                       for name, key in (("address", _address), ("token", _token_key))]
+        for limit in limits:
+            view = limit(view)
+        app.view_functions[endpoint] = view
+
+
+def _not_true(question) -> bool:
+    return not question()

@@ -140,10 +140,30 @@ def feed_stream(engine: Engine, filters: dict, after: tuple[datetime, str] | Non
     is closed, at the end or before it.
     """
     statement, params = feed_query(filters, after, until, limit)
-    with engine.connect() as connection:
-        result = connection.execution_options(stream_results=True, max_row_buffer=batch).execute(statement, params)
-        with result:  # a stream stopped early closes its server-side cursor here, not in the GC
-            yield from result.partitions(batch)
+    connection, result = _streamed(engine, statement, params, batch)
+    with connection, result:  # a stream stopped early closes its server-side cursor here, not in the GC
+        yield from result.partitions(batch)
+
+
+def _streamed(engine: Engine, statement, params: dict, batch: int):
+    """A connection and the statement's result on a server-side cursor; once more on a fresh
+    connection if the pooled one was dead, as :func:`on_a_read_connection` does (no row is sent yet)."""
+    try:
+        return _execute_streamed(engine, statement, params, batch)
+    except DBAPIError as error:
+        if not error.connection_invalidated:
+            raise
+    return _execute_streamed(engine, statement, params, batch)
+
+
+def _execute_streamed(engine: Engine, statement, params: dict, batch: int):
+    connection = engine.connect()
+    try:
+        return connection, connection.execution_options(stream_results=True, max_row_buffer=batch).execute(
+            statement, params)
+    except BaseException:
+        connection.close()
+        raise
 
 
 # -- a board's tag -------------------------------------------------------------------------
