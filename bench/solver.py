@@ -39,11 +39,13 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run(draw: int, deals: int, seed: int, cap_s: float, verbose: bool, clock=time.process_time) -> dict:
+def run(draw: int, deals: int, seed: int, cap_s: float, verbose: bool, clock=time.process_time,
+        start: int = 0) -> dict:
     rng = random.Random(seed)
+    codes = [GameCode(draw=draw, deal=rng.randrange(DEAL_COUNT)) for _ in range(start + deals)]
     times, verdicts = [], []
-    for n in range(deals):
-        code = GameCode(draw=draw, deal=rng.randrange(DEAL_COUNT))
+    for n in range(start, start + deals):
+        code = codes[n]
         solution = solve(Game.from_code(code), budget_ms=int(cap_s * 1000), clock=clock)
         seconds = solution.ms / 1000.0
         decided = solution.verdict != "unknown"
@@ -164,6 +166,8 @@ def main(argv=None) -> None:
     parser.add_argument("--cap", type=float, default=10.0, help="seconds per deal (default 10)")
     parser.add_argument("--draw", type=int, choices=(1, 3), action="append", help="draw mode(s), default both")
     parser.add_argument("--verbose", action="store_true", help="one line per deal")
+    parser.add_argument("--start", type=int, default=0,
+                        help="skip the sequence's first N deals (to split one run between processes)")
     parser.add_argument("--wall", action="store_true",
                         help="budget and times in wall time (default: this process's CPU time, fair on a busy machine)")
     parser.add_argument("--backend", choices=("c", "python"),
@@ -201,7 +205,7 @@ def main(argv=None) -> None:
     print(f"backend: {service.solver.BACKEND}", flush=True)
     for draw in args.draw or (1, 3):
         clock = time.perf_counter if args.wall else time.process_time
-        r = run(draw, args.deals, args.seed, args.cap, args.verbose, clock)
+        r = run(draw, args.deals, args.seed, args.cap, args.verbose, clock, args.start)
         cap_key = f"decided_{args.cap:g}s"
         print(
             f"draw {draw} ({'wall' if args.wall else 'cpu'}): "
