@@ -79,6 +79,7 @@ VARIANTS = {
     "before": {"QUICK_BEST_LATE_WEIGHT": 0.0, "DRAW_ONE_WEIGHT": 0.0, "LOW_AUTOPLAY": False},
     "safe-autoplay": {"LOW_AUTOPLAY": False},
     "now": {},
+    "best-late-4": {"QUICK_BEST_LATE_WEIGHT": 4.0},  # measured, not adopted (README "Performance")
     "core": {},  # "now" with the C core given by --core (e.g. another checkout's build)
 }
 
