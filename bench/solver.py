@@ -3,6 +3,8 @@
     python bench/solver.py                       # 1000 deals per draw mode, 10 s cap each
     python bench/solver.py --deals 100 --cap 1   # quick run while developing
     python bench/solver.py --hint-memory 3       # a hint's memory at SOLVER_HINT_MAX_NODES, per mode
+    python bench/solver.py --compare now core --core OTHER/service/solver/_csearch.cpython-311-x86_64-linux-gnu.so
+                                                 # this C core against another checkout's build
 
 One core, deals drawn from a fixed seed; times are CPU seconds of this process
 (``--wall`` for wall time), so that a busy machine does not skew the figures.  For each draw mode it prints the share
@@ -16,6 +18,7 @@ so a winnable share clearly below those means a bug (or too small a cap).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
 import resource
 import subprocess
@@ -36,11 +39,13 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run(draw: int, deals: int, seed: int, cap_s: float, verbose: bool, clock=time.process_time) -> dict:
+def run(draw: int, deals: int, seed: int, cap_s: float, verbose: bool, clock=time.process_time,
+        start: int = 0) -> dict:
     rng = random.Random(seed)
+    codes = [GameCode(draw=draw, deal=rng.randrange(DEAL_COUNT)) for _ in range(start + deals)]
     times, verdicts = [], []
-    for n in range(deals):
-        code = GameCode(draw=draw, deal=rng.randrange(DEAL_COUNT))
+    for n in range(start, start + deals):
+        code = codes[n]
         solution = solve(Game.from_code(code), budget_ms=int(cap_s * 1000), clock=clock)
         seconds = solution.ms / 1000.0
         decided = solution.verdict != "unknown"
@@ -74,15 +79,28 @@ VARIANTS = {
     "before": {"QUICK_BEST_LATE_WEIGHT": 0.0, "DRAW_ONE_WEIGHT": 0.0, "LOW_AUTOPLAY": False},
     "safe-autoplay": {"LOW_AUTOPLAY": False},
     "now": {},
+    "best-late-4": {"QUICK_BEST_LATE_WEIGHT": 4.0},  # measured, not adopted (README "Performance")
+    "core": {},  # "now" with the C core given by --core (e.g. another checkout's build)
 }
 
 
-def compare(draw: int, deals: int, seed: int, cap_s: float, names: list[str], rounds: int) -> None:
+def load_core(path: str):
+    """A built ``_csearch`` extension from another file (another checkout's build, say)."""
+    spec = importlib.util.spec_from_file_location("service.solver._csearch", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def compare(draw: int, deals: int, seed: int, cap_s: float, names: list[str], rounds: int, core=None) -> None:
     """Each deal solved by each variant in turn, the order alternating deal by deal, ``rounds`` times.
 
     Prints per variant and round the share decided within 0.1 s and 1 s, the median and p99
-    time, and the ratio of the summed times to the first variant's in the same round.
+    time, the ratio of the summed times to the first variant's in the same round, and the most
+    bytes of tables a solve held (the largest, and the sum's ratio to the first variant's).
+    ``core``: the C core of the variant "core" (see load_core).
     """
+    own_core = service.solver.fast._csearch
     settings = {name: VARIANTS[name] for name in names}
     defaults = {key: getattr(service.solver, key) for variant in settings.values() for key in variant}
     for round_ in range(rounds):
@@ -90,17 +108,21 @@ def compare(draw: int, deals: int, seed: int, cap_s: float, names: list[str], ro
         codes = [GameCode(draw=draw, deal=rng.randrange(DEAL_COUNT)) for _ in range(deals)]
         times: dict[str, list[float]] = {name: [] for name in names}
         decided: dict[str, list[bool]] = {name: [] for name in names}
+        table_bytes: dict[str, list[int]] = {name: [] for name in names}
         for n, code in enumerate(codes):
             order = names if n % 2 == 0 else list(reversed(names))
             for name in order:
                 for key, value in {**defaults, **settings[name]}.items():
                     setattr(service.solver, key, value)
+                service.solver.fast._csearch = core if name == "core" else own_core
                 solution = solve(Game.from_code(code), budget_ms=int(cap_s * 1000), clock=time.process_time)
                 known = solution.verdict != "unknown"
                 times[name].append(solution.ms / 1000.0 if known else cap_s)
                 decided[name].append(known)
+                table_bytes[name].append(solution.table_bytes)
         for key, value in defaults.items():
             setattr(service.solver, key, value)
+        service.solver.fast._csearch = own_core
         first = sum(times[names[0]])
         for name in names:
             within = [ok and t <= 1.0 for ok, t in zip(decided[name], times[name], strict=True)]
@@ -109,7 +131,9 @@ def compare(draw: int, deals: int, seed: int, cap_s: float, names: list[str], ro
                   f"<=1s {sum(within) / deals:.1%}  <={cap_s:g}s {sum(decided[name]) / deals:.1%} | "
                   f"median {percentile(times[name], 0.5) * 1000:.1f} ms  "
                   f"p99 {percentile(times[name], 0.99) * 1000:.0f} ms"
-                  f" | total time x{sum(times[name]) / first:.2f}", flush=True)
+                  f" | total time x{sum(times[name]) / first:.2f}"
+                  f" | tables max {max(table_bytes[name]) / 2**20:.0f} MiB,"
+                  f" total x{sum(table_bytes[name]) / max(1, sum(table_bytes[names[0]])):.2f}", flush=True)
 
 
 def hint_memory_one(code: str, max_nodes: int) -> str:
@@ -143,6 +167,8 @@ def main(argv=None) -> None:
     parser.add_argument("--cap", type=float, default=10.0, help="seconds per deal (default 10)")
     parser.add_argument("--draw", type=int, choices=(1, 3), action="append", help="draw mode(s), default both")
     parser.add_argument("--verbose", action="store_true", help="one line per deal")
+    parser.add_argument("--start", type=int, default=0,
+                        help="skip the sequence's first N deals (to split one run between processes)")
     parser.add_argument("--wall", action="store_true",
                         help="budget and times in wall time (default: this process's CPU time, fair on a busy machine)")
     parser.add_argument("--backend", choices=("c", "python"),
@@ -150,6 +176,8 @@ def main(argv=None) -> None:
     parser.add_argument("--compare", nargs="+", choices=sorted(VARIANTS), metavar="VARIANT",
                         help=f"solve each deal with each variant of solve's schedule ({', '.join(VARIANTS)}), "
                              "alternating, and print them side by side")
+    parser.add_argument("--core", metavar="PATH",
+                        help="a built _csearch extension (e.g. of another checkout) for the --compare variant 'core'")
     parser.add_argument("--rounds", type=int, default=2, help="rounds of --compare, each on fresh deals (default 2)")
     parser.add_argument("--hint-memory", type=int, metavar="N",
                         help="measure a hint's tables and RSS at --max-nodes on N hard deals per mode, and stop")
@@ -165,8 +193,11 @@ def main(argv=None) -> None:
             hint_memory(draw, args.hint_memory, args.seed, args.max_nodes)
         return
     if args.compare:
+        if "core" in args.compare and not args.core:
+            parser.error("the variant 'core' needs --core PATH")
+        core = load_core(args.core) if args.core else None
         for draw in args.draw or (1, 3):
-            compare(draw, args.deals, args.seed, args.cap, args.compare, args.rounds)
+            compare(draw, args.deals, args.seed, args.cap, args.compare, args.rounds, core)
         return
     if args.backend:
         if args.backend == "c" and service.solver.fast.BACKEND != "c":
@@ -175,7 +206,7 @@ def main(argv=None) -> None:
     print(f"backend: {service.solver.BACKEND}", flush=True)
     for draw in args.draw or (1, 3):
         clock = time.perf_counter if args.wall else time.process_time
-        r = run(draw, args.deals, args.seed, args.cap, args.verbose, clock)
+        r = run(draw, args.deals, args.seed, args.cap, args.verbose, clock, args.start)
         cap_key = f"decided_{args.cap:g}s"
         print(
             f"draw {draw} ({'wall' if args.wall else 'cpu'}): "

@@ -65,8 +65,9 @@ LOW_AUTOPLAY = True
 QUICK_DFS_MEMORY_SHARE = 0.125
 QUICK_BEST_MEMORY_SHARE = 0.25
 DRAW_ONE_MEMORY_SHARE = 0.125
-#: the default memory budget of a solve: the bytes its searches' tables may hold together (a draw-3
-#: search fills about 40 MB a second; the server sets SOLVER_MEMORY_MB)
+#: the default memory budget of a solve: the bytes its searches' tables may hold together (a hard
+#: draw-3 solve fills 25-31 MiB a second, most of it the best-first search's nodes; the server sets
+#: SOLVER_MEMORY_MB)
 MEMORY_BYTES = 256 << 20
 #: positions the greedy search behind an unproven hint may meet (a few tens of ms of CPU in Python)
 GUESS_NODES = 1500

@@ -5,9 +5,9 @@
  * moves in the same order, the same automatic safe foundation plays, the same
  * transposition key and waste dominance, the same pruning (rules 1-4, 6 and 7
  * of search.py; the root's `doomed` check stays in Python).  The transposition
- * table stores the FULL canonical keys (a hash only picks the slot and filters
- * comparisons), so a hash collision can never prune a position: an exhausted
- * search really is exhaustive.  The Python wrapper (service/solver/fast.py)
+ * table stores an exact encoding of the canonical key (see make_key: 24 bytes,
+ * nothing hashed away; a hash only picks the slot), so a hash collision can never
+ * prune a position: an exhausted search really is exhaustive.  The Python wrapper (service/solver/fast.py)
  * replays every winning line through the Python move rules and the engine.
  *
  *     Search(cols: list[bytes], found: tuple[int, ...], talon: bytes, p: int,
@@ -33,7 +33,6 @@
 
 #define MAXCOL 40
 #define MAXTALON 24
-#define KEYMAX 160
 
 enum { CC = 0, CF = 1, TC = 2, TF = 3, FC = 4 };
 enum { RUNNING = 0, WON = 1, EXHAUSTED = 2, OVER_MEMORY = 3 };
@@ -48,6 +47,9 @@ typedef struct {
     /* Free cards just put down that the next moves must use (see gen_moves): NO_PEND, or the card
      * (| PEND_FC when it came from a foundation); pend2 is NO_PEND unless two are pending. */
     uint8_t pend, pend2;
+    /* Per column, how many cards at its bottom no move has touched since the root: a lower bound of
+     * make_key's root part, so that it rarely compares with the root (0 after unpack: unknown). */
+    uint8_t untouched[7];
 } State;
 
 #define NO_PEND 255
@@ -68,6 +70,7 @@ static uint8_t OPP[4][2];
 static uint8_t SAME_OTHER[4];
 static uint8_t NPARENTS[52], PARENTS[52][2];
 static uint8_t NCHILDREN[52], CHILDREN[52][2];
+static uint8_t CHILD_BIT[52][52]; /* CHILD_BIT[c][x]: k when x == CHILDREN[c][k], 2 when x does not fit c */
 static const uint8_t KINGS[4] = {12, 25, 38, 51};
 #define KING 12
 
@@ -96,6 +99,10 @@ static void init_tables(void)
             int c = PARENTS[x][k];
             CHILDREN[c][NCHILDREN[c]++] = (uint8_t)x;
         }
+    memset(CHILD_BIT, 2, sizeof CHILD_BIT);
+    for (int c = 0; c < 52; c++)
+        for (int k = 0; k < NCHILDREN[c]; k++)
+            CHILD_BIT[c][CHILDREN[c][k]] = (uint8_t)k;
 }
 
 static inline int is_parent(int parent, int card)
@@ -158,12 +165,16 @@ static int apply(State *st, Move m)
         memcpy(st->cols[dst] + st->len[dst], st->cols[src] + i, (size_t)n);
         st->len[dst] += n;
         st->len[src] = (uint8_t)i;
+        if (st->untouched[src] > i)
+            st->untouched[src] = (uint8_t)i;
         return 1;
     }
     case CF: {
         int src = m.a;
         int card = st->cols[src][--st->len[src]];
         st->found[SUIT[card]]++;
+        if (st->untouched[src] > st->len[src])
+            st->untouched[src] = st->len[src];
         return 1;
     }
     case TC: {
@@ -462,95 +473,164 @@ static int gen_moves(const State *st, int draw, int mode, int whole_groups, int 
     return n;
 }
 
-/* -- transposition table (full keys) ----------------------------------------- */
+/* -- transposition table (exact compact keys) --------------------------------- */
 
-/* search.py: Searcher.key (the same equivalence; the bytes need not be identical). */
-static int make_key(const State *st, int draw, uint8_t *out)
-{
-    /* Sorting the columns by their first card sorts them as search.py sorts their bytes: the
-     * 52 cards are distinct, so two non-empty columns already differ at their first card. */
-    int idx[7], first[7];
-    for (int i = 0; i < 7; i++) {
-        int f = st->len[i] ? st->cols[i][0] : -1, j = i - 1;
-        while (j >= 0 && first[j] > f) {
-            first[j + 1] = first[j];
-            idx[j + 1] = idx[j];
-            j--;
-        }
-        first[j + 1] = f;
-        idx[j + 1] = i;
-    }
-    int n = 0;
-    for (int k = 0; k < 7; k++) {
-        int c = idx[k], len = st->len[c];
-        /* whole 8-byte words: a column has room for them (MAXCOL), the key for the overrun (KEYMAX) */
-        for (int i = 0; i < len; i += 8) {
-            uint64_t w;
-            memcpy(&w, st->cols[c] + i, 8);
-            memcpy(out + n + i, &w, 8);
-        }
-        n += len;
-        out[n++] = 0xff;
-    }
-    out[n++] = 0xfe;
-    if (draw == 1) { /* the talon as a set: 52 bits */
-        uint64_t present = 0;
-        for (int i = 0; i < st->ntalon; i++)
-            present |= 1ULL << st->talon[i];
-        for (int b = 0; b < 7; b++)
-            out[n++] = (uint8_t)(present >> (8 * b));
-    } else {
-        memcpy(out + n, st->talon, st->ntalon);
-        n += st->ntalon;
-    }
-    return n;
-}
+/* search.py: Searcher.key, the same equivalence, in at most 174 bits instead of one byte per card.
+ * Every position the search meets is reached from its root by legal moves, and in this variant a
+ * column only gains cards on a card they fit (alternate colours, one rank lower) or, when empty, a
+ * king.  So each column is either empty, a king followed by an ordered group (a "king column": it may
+ * stand in any column), or a part of the root's column in the same place that no move has touched
+ * yet, followed by an ordered group (its first card never moved, so it is the root column's first
+ * card).  An ordered group is its first card and, per further card, which of the two cards that fit
+ * it comes next: one bit.  The talon only loses cards and keeps their order, so it is a subset of the
+ * root's talon: one bit per root talon card.  The foundations are the cards found nowhere else.
+ * Layout, from bit 0: per column in place order, the length of its untouched root part (6 bits, 0
+ * for an empty or king column) and, when not 0, the length of the group above it (4 bits) and its
+ * bits; the number of king columns (3 bits) and each, by suit: suit (2), length - 1 (4), bits; the
+ * talon bits.  At most 7 * 10 + 52 + 3 + 4 * 6 + 24 = 173 bits; bit KEY_USED marks a used table
+ * slot; bytes 22 and 23 hold the least p met per residue (see table_visit).  Nothing is hashed
+ * away: two positions share a key exactly when search.py's keys are equal, so the table can never
+ * prune a position it has not met. */
+typedef struct {
+    uint64_t w[3];
+} Key;
 
-static uint64_t hash_key(const uint8_t *k, int n)
-{
-    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
-    int i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, k + i, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
-    }
-    uint64_t w = 0;
-    memcpy(&w, k + i, (size_t)(n - i));
-    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    return h;
-}
-
-/* Open addressing; a slot holds SLOT_FP fingerprint bits of the hash above the entry's arena offset
- * (0 = empty).  An arena entry is [key length][least p of residue 1][of residue 2][key bytes]. */
-#define OFF_BITS 40
-#define SLOT_OFF(slot) ((slot) & ((1ULL << OFF_BITS) - 1))
-#define SLOT_FP(h) (((h) >> OFF_BITS) | 1)
-#define ENTRY_HEAD 3
+#define KEY_USED 175
+#define KEY_BITS_MASK ((1ULL << 48) - 1) /* of w[2]: the key's bits, without the p bytes */
+#define KEY_NO_P 255
 
 typedef struct {
-    uint64_t *slots;
+    Key k;
+    int pos;
+} KeyWriter;
+
+static inline void put_bits(KeyWriter *kw, uint64_t value, int nbits)
+{
+    int word = kw->pos >> 6, shift = kw->pos & 63;
+    kw->k.w[word] |= value << shift;
+    if (shift + nbits > 64)
+        kw->k.w[word + 1] |= value >> (64 - shift);
+    kw->pos += nbits;
+}
+
+/* The ordered group col[from..n) as bits (bit i - from for card i): each card is the first or the
+ * second card that fits the one below it (CHILDREN).  Returns 0 when a card does not fit: the
+ * position is not one the search can reach from its root. */
+static inline int group_bits(const uint8_t *col, int from, int n, uint32_t *bits)
+{
+    uint32_t b = 0;
+    for (int i = from; i < n; i++) {
+        uint32_t bit = CHILD_BIT[col[i - 1]][col[i]];
+        if (bit > 1)
+            return 0;
+        b |= bit << (i - from);
+    }
+    *bits = b;
+    return 1;
+}
+
+/* The key of st (see Key); root: the search's root position, talon_at[card]: the card's index in
+ * the root's talon.  Returns 0 when st is not reachable from root (cannot happen; checked). */
+static int make_key(const State *st, const State *root, const uint8_t *talon_at, Key *out)
+{
+    KeyWriter kw = {{{0, 0, 0}}, 0};
+    int king_len[4] = {0, 0, 0, 0}, kings = 0;
+    uint32_t king_bits[4], bits;
+    for (int c = 0; c < 7; c++) {
+        const uint8_t *col = st->cols[c];
+        int n = st->len[c];
+        if (!n) {
+            put_bits(&kw, 0, 6);
+            continue;
+        }
+        if (RANK[col[0]] == KING && group_bits(col, 1, n, &bits)) { /* a king column */
+            king_len[SUIT[col[0]]] = n;
+            king_bits[SUIT[col[0]]] = bits;
+            kings++;
+            put_bits(&kw, 0, 6);
+            continue;
+        }
+        int kept = st->untouched[c] < n ? st->untouched[c] : n;
+        while (kept < n && kept < root->len[c] && col[kept] == root->cols[c][kept])
+            kept++;
+        if (!kept || n - kept > 12 || !group_bits(col, kept, n, &bits))
+            return 0;
+        put_bits(&kw, (uint64_t)kept | (uint64_t)(n - kept) << 6 | (uint64_t)bits << 10, 10 + n - kept);
+    }
+    put_bits(&kw, (uint64_t)kings, 3);
+    for (int s = 0; s < 4; s++)
+        if (king_len[s])
+            put_bits(&kw, (uint64_t)s | (uint64_t)(king_len[s] - 1) << 2 | (uint64_t)king_bits[s] << 6,
+                     6 + king_len[s] - 1);
+    uint32_t talon = 0;
+    for (int i = 0; i < st->ntalon; i++) {
+        if (talon_at[st->talon[i]] >= root->ntalon)
+            return 0;
+        talon |= 1u << talon_at[st->talon[i]];
+    }
+    put_bits(&kw, talon, root->ntalon);
+    if (kw.pos > KEY_USED)
+        return 0;
+    kw.k.w[2] |= 1ULL << (KEY_USED - 128);
+    *out = kw.k;
+    return 1;
+}
+
+static inline uint64_t hash_key(const Key *k)
+{
+    uint64_t h = (k->w[0] ^ 0x9E3779B97F4A7C15ULL) * 0xff51afd7ed558ccdULL;
+    h = (h ^ (h >> 32) ^ k->w[1]) * 0xc4ceb9fe1a85ec53ULL;
+    h = (h ^ (h >> 32) ^ (k->w[2] & KEY_BITS_MASK)) * 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 33);
+}
+
+static inline int key_used(const Key *k)
+{
+    return (int)(k->w[2] >> (KEY_USED - 128)) & 1;
+}
+
+static inline int same_key(const Key *a, const Key *b)
+{
+    return a->w[0] == b->w[0] && a->w[1] == b->w[1] && ((a->w[2] ^ b->w[2]) & KEY_BITS_MASK) == 0;
+}
+
+static inline int least_p(const Key *k, int residue)
+{
+    return (int)(k->w[2] >> (40 + 8 * residue)) & 0xff;
+}
+
+static inline void set_least_p(Key *k, int residue, int p)
+{
+    int shift = 40 + 8 * residue; /* residue 1: byte 6 of w[2], residue 2: byte 7 */
+    k->w[2] = (k->w[2] & ~(0xffULL << shift)) | (uint64_t)p << shift;
+}
+
+/* Open addressing over the keys themselves (linear probing), at most 3/4 full. */
+typedef struct {
+    Key *slots;
     size_t cap, count;
-    uint8_t *arena;
-    size_t arena_n, arena_cap;
 } Table;
+
+/* The first slots: small, since most searches meet few positions and a large zeroed block costs a
+ * page fault per page its scattered slots touch (measured: the median solve 0.3 ms slower at 1 << 16). */
+#define TABLE_FIRST (1u << 12)
+
+static inline int table_full(const Table *t)
+{
+    return (t->count + 1) * 4 > t->cap * 3; /* load 3/4: measured as fast as 1/2 */
+}
 
 static int table_grow(Table *t)
 {
-    size_t cap = t->cap ? t->cap * 2 : (1u << 16);
-    uint64_t *slots = calloc(cap, sizeof(uint64_t));
+    size_t cap = t->cap ? t->cap * 2 : TABLE_FIRST;
+    Key *slots = calloc(cap, sizeof(Key));
     if (!slots)
         return 0;
     for (size_t i = 0; i < t->cap; i++) {
-        if (!t->slots[i])
+        if (!key_used(&t->slots[i]))
             continue;
-        const uint8_t *entry = t->arena + SLOT_OFF(t->slots[i]);
-        size_t j = hash_key(entry + ENTRY_HEAD, entry[0]) & (cap - 1);
-        while (slots[j])
+        size_t j = hash_key(&t->slots[i]) & (cap - 1);
+        while (key_used(&slots[j]))
             j = (j + 1) & (cap - 1);
         slots[j] = t->slots[i];
     }
@@ -574,42 +654,30 @@ static inline int talon_phase(const State *st, int draw)
  * does: it is dominated.  A restricted position (pend) is looked up but not recorded: it is expanded
  * unless dominated, and its parent is the only position it is met from.
  * Returns 1 to expand, 0 when dominated, -1 when out of memory. */
-static int table_visit(Table *t, const uint8_t *k, int n, int phase, int draw, int pend)
+static int table_visit(Table *t, const Key *k, int phase, int draw, int pend)
 {
-    if ((t->count + 1) * 2 > t->cap && !table_grow(t))
+    if (table_full(t) && !table_grow(t))
         return -1;
-    uint64_t h = hash_key(k, n), fp = SLOT_FP(h);
-    size_t mask = t->cap - 1, j = h & mask;
-    int slot = phase ? phase % draw : 0; /* 1 or 2: entry[slot] holds the least p of that residue */
-    for (uint64_t v; (v = t->slots[j]); j = (j + 1) & mask) {
-        if (v >> OFF_BITS != fp)
+    size_t mask = t->cap - 1, j = hash_key(k) & mask;
+    int residue = phase ? phase % draw : 0; /* 1 or 2 */
+    for (; key_used(&t->slots[j]); j = (j + 1) & mask) {
+        Key *entry = &t->slots[j];
+        if (!same_key(entry, k))
             continue;
-        uint8_t *entry = t->arena + SLOT_OFF(v);
-        if (entry[0] != n || memcmp(entry + ENTRY_HEAD, k, (size_t)n) != 0)
-            continue;
-        if (!phase || entry[slot] <= phase)
+        if (!phase || least_p(entry, residue) <= phase)
             return 0;
         if (pend == NO_PEND)
-            entry[slot] = (uint8_t)phase;
+            set_least_p(entry, residue, phase);
         return 1;
     }
     if (pend != NO_PEND)
         return 1;
-    size_t need = t->arena_n + (size_t)n + ENTRY_HEAD;
-    if (need > (1ULL << OFF_BITS))
-        return -1;
-    uint8_t *arena = reserve(t->arena, &t->arena_cap, need, 1, 1u << 20);
-    if (!arena)
-        return -1;
-    t->arena = arena;
-    uint8_t *entry = t->arena + t->arena_n;
-    entry[0] = (uint8_t)n;
-    entry[1] = entry[2] = 255;
+    Key entry = *k;
+    set_least_p(&entry, 1, KEY_NO_P);
+    set_least_p(&entry, 2, KEY_NO_P);
     if (phase)
-        entry[slot] = (uint8_t)phase;
-    memcpy(entry + ENTRY_HEAD, k, (size_t)n);
-    t->slots[j] = fp << OFF_BITS | t->arena_n;
-    t->arena_n = need;
+        set_least_p(&entry, residue, phase);
+    t->slots[j] = entry;
     t->count++;
     return 1;
 }
@@ -617,7 +685,6 @@ static int table_visit(Table *t, const uint8_t *k, int n, int phase, int draw, i
 static void table_free(Table *t)
 {
     free(t->slots);
-    free(t->arena);
     memset(t, 0, sizeof *t);
 }
 
@@ -655,6 +722,7 @@ typedef struct {
     MoveVec rec;   /* the path: concatenation of every frame's record */
     Table table;
     State root;
+    uint8_t talon_at[52]; /* each card's index in the root's talon (255: not in it), for make_key */
     /* best-first only */
     BNode *bnodes;
     size_t nb, bcap;
@@ -677,7 +745,7 @@ static inline int pend_kinds(const SearchObject *self)
 /* The bytes held by every growable table and stack of the search. */
 static size_t used_bytes(const SearchObject *self)
 {
-    return self->table.cap * sizeof(uint64_t) + self->table.arena_cap + self->frames_cap * sizeof(Frame)
+    return self->table.cap * sizeof(Key) + self->frames_cap * sizeof(Frame)
            + (self->moves.cap + self->rec.cap + self->scratch.cap) * sizeof(Move) + self->bcap * sizeof(BNode)
            + self->heapcap * sizeof(HeapItem);
 }
@@ -703,10 +771,9 @@ static int within_memory(const SearchObject *self)
     const Table *t = &self->table;
     size_t grow = grown_by(self->frames_cap, self->nframes + 1, 256) * sizeof(Frame)
                   + grown_by(self->moves.cap, self->moves.n + MAXMOVES, 1024) * sizeof(Move)
-                  + grown_by(self->rec.cap, self->rec.n + 64, 1024) * sizeof(Move)
-                  + grown_by(t->arena_cap, t->arena_n + KEYMAX + ENTRY_HEAD, 1u << 20);
-    if ((t->count + 1) * 2 > t->cap)
-        grow += (t->cap ? t->cap : (1u << 16)) * sizeof(uint64_t);
+                  + grown_by(self->rec.cap, self->rec.n + 64, 1024) * sizeof(Move);
+    if (table_full(t))
+        grow += (t->cap ? t->cap : TABLE_FIRST) * sizeof(Key);
     if (self->best_first)
         grow += grown_by(self->bcap, self->nb + 1, 4096) * sizeof(BNode)
                 + grown_by(self->heapcap, self->nheap + 1, 4096) * sizeof(HeapItem)
@@ -832,7 +899,11 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
         goto done;
     }
     st.pend = st.pend2 = NO_PEND;
+    memcpy(st.untouched, st.len, sizeof st.untouched);
     self->root = st;
+    memset(self->talon_at, 255, sizeof self->talon_at);
+    for (int i = 0; i < st.ntalon; i++)
+        self->talon_at[st.talon[i]] = (uint8_t)i;
     self->pending = pending;
     self->max_bytes = max_bytes;
     self->draw = draw;
@@ -852,6 +923,13 @@ done:
     return ok ? 0 : -1;
 }
 
+/* make_key met a position its root cannot reach: a bug, reported rather than searched on. */
+static int unreachable(void)
+{
+    PyErr_SetString(PyExc_RuntimeError, "a position outside its root's reach");
+    return -1;
+}
+
 /* The first step of either search: the root's auto-plays (kept in rec), then its key.
  * Returns RUNNING to go on from *st, WON when the auto-plays win, -1 with an exception set. */
 static int start(SearchObject *self, State *st)
@@ -867,9 +945,10 @@ static int start(SearchObject *self, State *st)
     }
     if (total_found(st) == 52)
         return self->status = WON;
-    uint8_t key[KEYMAX];
-    if (table_visit(&self->table, key, make_key(st, self->draw, key), talon_phase(st, self->draw), self->draw,
-                    NO_PEND) < 0) {
+    Key key;
+    if (!make_key(st, &self->root, self->talon_at, &key))
+        return unreachable();
+    if (table_visit(&self->table, &key, talon_phase(st, self->draw), self->draw, NO_PEND) < 0) {
         PyErr_NoMemory();
         return -1;
     }
@@ -938,6 +1017,7 @@ static void unpack(const uint8_t *in, State *st)
     st->p = in[n++];
     st->pend = in[n++];
     st->pend2 = in[n];
+    memset(st->untouched, 0, sizeof st->untouched);
 }
 
 /* search.py: Searcher.column_score (how well ordered a column is). */
@@ -1055,7 +1135,7 @@ static int best_first_path(SearchObject *self, int32_t node, Move last)
 
 static PyObject *best_first_step(SearchObject *self, long long limit)
 {
-    uint8_t key[KEYMAX];
+    Key key;
     if (!self->started) {
         State st;
         int first = start(self, &st);
@@ -1099,8 +1179,11 @@ static PyObject *best_first_step(SearchObject *self, long long limit)
             self->status = WON;
             return PyLong_FromLong(WON);
         }
-        int n = make_key(&child, self->draw, key);
-        int fresh = table_visit(&self->table, key, n, talon_phase(&child, self->draw), self->draw, child.pend);
+        if (!make_key(&child, &self->root, self->talon_at, &key)) {
+            unreachable();
+            return NULL;
+        }
+        int fresh = table_visit(&self->table, &key, talon_phase(&child, self->draw), self->draw, child.pend);
         if (fresh < 0)
             return PyErr_NoMemory();
         if (!fresh)
@@ -1128,7 +1211,7 @@ static PyObject *Search_step(SearchObject *self, PyObject *arg)
         return PyLong_FromLong(self->status);
     if (self->best_first)
         return best_first_step(self, limit);
-    uint8_t key[KEYMAX];
+    Key key;
     if (!self->started) {
         State st;
         int first = start(self, &st);
@@ -1166,8 +1249,11 @@ static PyObject *Search_step(SearchObject *self, PyObject *arg)
             self->status = WON;
             return PyLong_FromLong(WON);
         }
-        int n = make_key(&child, self->draw, key);
-        int fresh = table_visit(&self->table, key, n, talon_phase(&child, self->draw), self->draw, child.pend);
+        if (!make_key(&child, &self->root, self->talon_at, &key)) {
+            unreachable();
+            return NULL;
+        }
+        int fresh = table_visit(&self->table, &key, talon_phase(&child, self->draw), self->draw, child.pend);
         if (fresh < 0)
             return PyErr_NoMemory();
         if (!fresh) {

@@ -9,8 +9,9 @@ The Python search stays the reference; :data:`BACKEND` says which one
 :func:`service.solver.solve` uses (``"c"``, or ``"python"`` when the module did
 not build or import, so that a broken build never breaks the service).
 
-The C search keeps the full canonical keys of the positions it has met (a hash
-only picks the slot), so a hash collision cannot prune a position.  A win it
+The C search keeps an exact 24-byte encoding of the canonical key of every
+position it has met (``make_key`` in ``_csearch.c``; a hash only picks the slot),
+so a hash collision cannot prune a position.  A win it
 finds comes back as moves, replayed here through :meth:`Searcher.apply` into the
 usual ``(state_before, move)`` path, which the caller then replays through the
 engine.

@@ -76,6 +76,45 @@ def _best_first_outcome(cls, game: Game, **options):
     return ("winnable" if path is not None else "exhausted"), searcher.nodes, path
 
 
+def _moved_king_positions(rng: random.Random, draw: int, count: int):
+    """Positions after random play where a king stands in an empty column it was moved to.
+
+    They are where the C table's compact key (``make_key``: king columns in any place, the
+    root's columns in theirs) could go wrong: put the columns in another order, or a card
+    back where it was dealt, and the key must stay the same; change anything else and it
+    must not.
+    """
+    found = 0
+    while found < count:
+        game = Game.from_code(GameCode(draw=draw, deal=rng.randrange(DEAL_COUNT)))
+        dealt = [bytes(col) for col in game.tableau]
+        for _ in range(rng.randint(20, 150)):
+            actions = [a for a in game.legal_actions() if a.kind != "undo"]
+            if not actions or game.won:
+                break
+            game.apply(rng.choice(actions))
+        if game.won:
+            continue
+        cols = [bytes(col) for col in game.tableau]
+        moved = [col for place, col in enumerate(cols)
+                 if col and col[0] % 13 == 12 and (not dealt[place] or dealt[place][0] != col[0])]
+        if moved:
+            found += 1
+            yield game
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_c_table_merges_exactly_the_python_keys(draw):
+    # the same positions met, one by one, over searches long enough for many transpositions
+    rng = random.Random(4200 + draw)
+    for game in _moved_king_positions(rng, draw, 12):
+        options = {"whole_groups": True, "pending": True, "low_autoplay": True}
+        python = _outcome(Searcher, game, max_nodes=12_000, **options)
+        c = _outcome(fast.CSearcher, game, max_nodes=12_000, **options)
+        assert c[:2] == python[:2], game.to_state()
+        assert c[2] == python[2]
+
+
 @pytest.mark.parametrize("draw", [1, 3])
 def test_c_best_first_is_the_python_best_first(draw):
     rng = random.Random(4100 + draw)
