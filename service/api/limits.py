@@ -201,8 +201,26 @@ def init_limits(app) -> Limiter:
     )
     app.after_request(_drop_reset_seconds)  # registered first, so it runs after the limiter's
     limiter.init_app(app)
+    # Registered after the limiter's hooks: the first runs after its check, the second before its headers.
+    app.before_request(_remember_address_limit)
+    app.after_request(_headers_of_the_address_limit_at_least)
     app.extensions["rate_limiter"] = limiter
     return limiter
+
+
+def _remember_address_limit() -> None:
+    g.address_rate_limit = current_app.extensions["rate_limiter"].current_limit
+
+
+def _headers_of_the_address_limit_at_least(response):
+    # A view whose own limits were all exempt for this request (a create that runs no
+    # solver) leaves Flask-Limiter with no limit to describe: it clears the address
+    # limit's, and the answer would carry no X-RateLimit-* headers.
+    limiter = current_app.extensions["rate_limiter"]
+    address_limit = g.get("address_rate_limit")
+    if limiter.current_limit is None and address_limit is not None:
+        limiter.context.view_rate_limit = address_limit
+    return response
 
 
 def limit_views(app) -> None:

@@ -7,6 +7,7 @@ import io
 from contextlib import ExitStack
 
 import pytest
+from flask_limiter.util import get_qualified_name
 
 from service import create_app
 from service.extensions import db
@@ -80,6 +81,37 @@ def test_every_request_is_limited_per_address(limited):
     assert client.get(f"/v1/games/{game['id']}", environ_base={"REMOTE_ADDR": "10.0.0.2"}).status_code == 200
     for _ in range(5):  # the probes are never limited
         assert client.get("/healthz", environ_base={"REMOTE_ADDR": "10.0.0.1"}).status_code == 200
+
+
+def test_every_answer_describes_a_limit_even_when_its_views_own_limits_are_exempt(limited):
+    client = limited(RATELIMIT_DEFAULT="50 per minute", SOLVER_RATELIMIT="7 per minute")
+    # A create that runs no solver is exempt from the solver limit: the address limit is its.
+    created = client.post("/v1/games", json={}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert created.status_code == 201
+    assert created.headers["X-RateLimit-Limit"] == "50"
+    assert created.headers["X-RateLimit-Remaining"] == "49"
+    auth = {"Authorization": f"Bearer {created.get_json()['token']}"}
+    drawn = client.post(f"/v1/games/{created.get_json()['id']}/draw", headers=auth,
+                        environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert drawn.headers["X-RateLimit-Limit"] == "2"  # an action's own limit, the tightest
+
+
+def test_every_action_view_has_the_write_limit_and_every_solver_view_the_solver_limits(limited):
+    client = limited()
+    app = client.application
+    limiter = app.extensions["rate_limiter"]
+    scopes_by_rule = {}
+    with app.test_request_context():  # the limits' values are read from the app's config
+        for rule in app.url_map.iter_rules():
+            view = app.view_functions[rule.endpoint]
+            scopes_by_rule[rule.rule, tuple(sorted(rule.methods - {"HEAD", "OPTIONS"}))] = {
+                limit.scope for limit in limiter.limit_manager.decorated_limits(get_qualified_name(view))}
+    actions = [key for key in scopes_by_rule if "POST" in key[1] and key[0].startswith("/v1/games/<")]
+    assert len(actions) >= 6  # moves, draw, recycle, undo, take-back, tap
+    for key in actions:
+        assert "write" in scopes_by_rule[key], key
+    for key in [("/v1/games/<game_id>/hint", ("GET",)), ("/v1/games", ("POST",))]:
+        assert {"solver-address", "solver-token"} <= scopes_by_rule[key], (key, scopes_by_rule[key])
 
 
 def test_limits_off_when_disabled(limited):
