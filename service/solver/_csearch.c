@@ -563,10 +563,13 @@ static int make_key(const State *st, const State *root, const uint8_t *talon_at,
             put_bits(&kw, (uint64_t)s | (uint64_t)(king_len[s] - 1) << 2 | (uint64_t)king_bits[s] << 6,
                      6 + king_len[s] - 1);
     uint32_t talon = 0;
-    for (int i = 0; i < st->ntalon; i++) {
-        if (talon_at[st->talon[i]] >= root->ntalon)
+    int previous = -1;
+    for (int i = 0; i < st->ntalon; i++) { /* the root's talon, some cards gone, the rest in its order */
+        int at = talon_at[st->talon[i]];
+        if (at >= root->ntalon || at <= previous)
             return 0;
-        talon |= 1u << talon_at[st->talon[i]];
+        talon |= 1u << at;
+        previous = at;
     }
     put_bits(&kw, talon, root->ntalon);
     if (kw.pos > KEY_USED)
