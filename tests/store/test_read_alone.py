@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 
+import psycopg
+
 from service.extensions import db
 from service.store.db import SINGLE_STATEMENT
 from tests.api.helpers import act, new_game
@@ -22,8 +24,17 @@ def test_a_read_alone_gives_back_a_connection_that_begins_transactions(app, clie
         # More connections than the test client's sequential requests ever put in the pool: every pooled one.
         connections = [stack.enter_context(db.engine.connect()) for _ in range(3)]
         for connection in connections:
-            # The driver's own flag (psycopg); SQLAlchemy's get_isolation_level asks the server instead.
-            assert getattr(connection.connection.dbapi_connection, "autocommit", None) is not True
             assert not connection.get_execution_options().get(SINGLE_STATEMENT)
+            # What an action needs of its connection: a begun transaction is open on the server.
+            with connection.begin():
+                connection.exec_driver_sql("SELECT 1")
+                assert _in_transaction(connection.connection.dbapi_connection)
     assert act(client, game, headers, "draw").status_code == 200
     assert client.get(f"/v1/games/{game['id']}").get_json()["version"] == 1
+
+
+def _in_transaction(dbapi_connection) -> bool:
+    if hasattr(dbapi_connection, "in_transaction"):  # sqlite3
+        return dbapi_connection.in_transaction
+    # psycopg: in autocommit the SELECT would have run and left the connection idle
+    return dbapi_connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
