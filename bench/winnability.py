@@ -148,25 +148,35 @@ def _search_again(job: tuple[dict, float, int]) -> dict:
             **classify(before["deal"], before["draw"], None, budget_s, memory_mb)}
 
 
-def recheck(path: Path, budget_s: float, memory_mb: int, processes: int) -> str:
-    """Search again, with the search as it is now, every deal the results file proved lost by a search.
+#: what ``--recheck`` and ``--recheck-unresolved`` search again, and the file each writes
+RECHECKS = {"unwinnable": ".recheck.jsonl", "unknown": ".unresolved.jsonl"}
+
+
+def recheck(path: Path, budget_s: float, memory_mb: int, processes: int, verdict: str = "unwinnable") -> str:
+    """Search again, with the search as it is now, every deal of the results file with ``verdict``.
 
     A proof that a deal is lost is a claim about the search that made it: when the search
     changes (as when its auto-play became provable, docs/SOLVER.md), the claims are checked
-    again. Resumable like the run: one line per deal in ``<out>.recheck.jsonl``.
+    again (``unwinnable``). The deals the run left unresolved are searched again with the
+    same budgets when the search got faster or leaner (``unknown``). Resumable like the
+    run: one line per deal in ``<out>.recheck.jsonl`` or ``<out>.unresolved.jsonl``.
     """
-    checked_path = path.with_suffix(".recheck.jsonl")
+    checked_path = path.with_suffix(RECHECKS[verdict])
     checked = {(r["deal"], r["draw"]) for r in load(checked_path)}
-    todo = [r for r in load(path) if r["verdict"] == "unwinnable" and r["via"] == "search"
+    todo = [r for r in load(path) if r["verdict"] == verdict and r["via"] == "search"
             and (r["deal"], r["draw"]) not in checked]
     jobs = [(before, budget_s, memory_mb) for before in todo]
     with open_for_appending(checked_path) as out, multiprocessing.Pool(processes) as pool, click.progressbar(
-            pool.imap_unordered(_search_again, jobs), length=len(jobs), label="rechecking proofs",
+            pool.imap_unordered(_search_again, jobs), length=len(jobs), label=f"searching {verdict} again",
             file=sys.stderr, show_pos=True, show_eta=True) as bar:
         for checked_row in bar:
             out.write(json.dumps(checked_row) + "\n")
             out.flush()
     rows = load(checked_path)
+    now = {v: sum(1 for r in rows if r["verdict"] == v) for v in VERDICTS}
+    if verdict == "unknown":
+        return (f"searched {len(rows)} unresolved deals again: {now['winnable']} winnable, "
+                f"{now['unwinnable']} proven lost, {now['unknown']} still unresolved")
     agreed = sum(1 for r in rows if r["verdict"] == r["before"])
     differing = [f"{r['code']}: {r['verdict']}" for r in rows if r["verdict"] != r["before"]]
     return f"rechecked {len(rows)} proofs of a lost deal: {agreed} agree" + (
@@ -221,10 +231,13 @@ def main(argv=None) -> None:
     parser.add_argument("--markdown", action="store_true", help="print the table's rows as the FAQ publishes them")
     parser.add_argument("--recheck", action="store_true",
                         help="search again every deal proved lost by a search (after the search changed)")
+    parser.add_argument("--recheck-unresolved", action="store_true",
+                        help="search again, with the same budgets, every deal the run left unresolved")
     parser.add_argument("--processes", type=int, default=1, help="searches at once (default 1)")
     args = parser.parse_args(argv)
-    if args.recheck:
-        print(recheck(args.out, args.budget, args.memory_mb, args.processes))
+    if args.recheck or args.recheck_unresolved:
+        print(recheck(args.out, args.budget, args.memory_mb, args.processes,
+                      "unknown" if args.recheck_unresolved else "unwinnable"))
         return
     if args.markdown:
         print("\n".join(markdown_rows(load(args.out))))

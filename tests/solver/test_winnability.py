@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -73,7 +74,24 @@ def test_the_published_results_file_is_one_experiment():
     assert len(keys) == len(set(keys)), "a (deal, draw) pair is classified twice"
 
 
-def test_the_faq_publishes_the_table_of_the_results_file():
-    faq = (Path(__file__).resolve().parents[2] / "docs" / "FAQ.md").read_text()
-    for row in winnability.markdown_rows(winnability.load(winnability.DEFAULT_OUT)):
-        assert row in faq, f"docs/FAQ.md does not have the row `{row}` (python bench/winnability.py --markdown)"
+@pytest.mark.parametrize("document", ["docs/FAQ.md", "README.md"])
+def test_the_docs_publish_the_table_of_the_results_file(document):
+    text = (Path(__file__).resolve().parents[2] / document).read_text()
+    rows = winnability.markdown_rows(winnability.load(winnability.DEFAULT_OUT))
+    assert len(rows) == 2  # both draw modes
+    for row in rows:
+        assert row in text, f"{document} does not have the row `{row}` (python bench/winnability.py --markdown)"
+
+
+def test_unresolved_deals_are_searched_again_into_a_file_of_their_own(tmp_path):
+    out = tmp_path / "run.jsonl"
+    winnability.run(out, seed=17, count=2, budget_s=5.0, memory_mb=256)
+    results = winnability.load(out)
+    # As if the first deal's draw-1 search had run out of budget.
+    results[0] |= {"verdict": "unknown", "reason": "time"}
+    out.write_text("".join(json.dumps(r) + "\n" for r in results))
+    message = winnability.recheck(out, 5.0, 256, 1, "unknown")
+    assert message == "searched 1 unresolved deals again: 1 winnable, 0 proven lost, 0 still unresolved"
+    (again,) = winnability.load(out.with_suffix(".unresolved.jsonl"))
+    assert (again["deal"], again["draw"], again["before"]) == (results[0]["deal"], 1, "unknown")
+    assert winnability.recheck(out, 5.0, 256, 1, "unknown") == message  # resumed: nothing searched twice
