@@ -272,3 +272,14 @@ def test_every_logger_of_the_service_carries_the_redactor():
     modules = {".".join(path.relative_to(root.parent).with_suffix("").parts)
                for path in root.rglob("*.py") if "logging.getLogger(__name__)" in path.read_text(encoding="utf-8")}
     assert modules and modules <= set(logs.LOGGERS)
+
+
+def test_a_migration_run_in_the_process_leaves_the_services_loggers_on(tmp_path):
+    # Alembic's env.py configures logging from alembic.ini; by default that disables every
+    # logger that already exists, and the service's failures would then go unlogged.
+    from service import logs
+    from tests.conftest import _upgrade
+
+    loggers = [logging.getLogger(name) for name in logs.LOGGERS]
+    _upgrade(f"sqlite:///{tmp_path / 'migrated.db'}")
+    assert [logger.name for logger in loggers if logger.disabled] == []
