@@ -183,6 +183,27 @@ def recheck(path: Path, budget_s: float, memory_mb: int, processes: int, verdict
         "; differ: " + ", ".join(differing) if differing else "")
 
 
+def published(path: Path) -> list[dict]:
+    """The run's results as the table counts them: each proof of a loss as the search now repeats it.
+
+    A proof searched again (``--recheck``) takes its new verdict: one the search as it is
+    now could not repeat within the budgets is unresolved, and so is the draw-3 loss that
+    was taken free from it.
+    """
+    results = load(path)
+    again = {(r["deal"], r["draw"]): r for r in load(path.with_suffix(RECHECKS["unwinnable"]))}
+    counted = {}
+    for result in results:
+        checked = again.get((result["deal"], result["draw"]))
+        if checked is not None and checked["verdict"] != result["verdict"]:
+            result = {**result, "verdict": checked["verdict"], "reason": checked["reason"], "rechecked": True}
+        counted[result["deal"], result["draw"]] = result
+    for (deal, draw), result in counted.items():
+        if result["via"] == "draw-1" and counted[deal, 1]["verdict"] != "unwinnable":
+            counted[deal, draw] = {**result, "verdict": "unknown", "reason": "draw-1 proof not repeated"}
+    return list(counted.values())
+
+
 def summary(results: list[dict]) -> str:
     """The table: per draw mode, N and each verdict's share with its 95 % Wilson interval."""
     lines = []
@@ -197,7 +218,7 @@ def summary(results: list[dict]) -> str:
             k = sum(1 for r in mode if r["verdict"] == verdict)
             low, high = wilson(k, n)
             parts.append(f"{label} {k / n:.2%} [{low:.2%}, {high:.2%}]")
-        free = sum(1 for r in mode if r["via"] != "search")
+        free = sum(1 for r in mode if r["via"] != "search" and r["verdict"] != "unknown")
         lines.append(f"draw {draw}: N={n} ({free} free from the other mode), budget {budget:g} s CPU | "
                      + " | ".join(parts))
     return "\n".join(lines) if lines else "no results yet"
@@ -240,11 +261,11 @@ def main(argv=None) -> None:
                       "unknown" if args.recheck_unresolved else "unwinnable"))
         return
     if args.markdown:
-        print("\n".join(markdown_rows(load(args.out))))
+        print("\n".join(markdown_rows(published(args.out))))
         return
     if not args.summary:
         run(args.out, args.seed, args.deals, args.budget, args.memory_mb, args.processes)
-    print(summary(load(args.out)))
+    print(summary(published(args.out)))
 
 
 if __name__ == "__main__":

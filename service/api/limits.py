@@ -208,8 +208,11 @@ def init_limits(app) -> Limiter:
     return limiter
 
 
+_ADDRESS_LIMIT = "solitaire.address_rate_limit"  # per request: in its environ, not in g (app-context wide)
+
+
 def _remember_address_limit() -> None:
-    g.address_rate_limit = current_app.extensions["rate_limiter"].current_limit
+    request.environ[_ADDRESS_LIMIT] = current_app.extensions["rate_limiter"].current_limit
 
 
 def _headers_of_the_address_limit_at_least(response):
@@ -217,7 +220,7 @@ def _headers_of_the_address_limit_at_least(response):
     # solver) leaves Flask-Limiter with no limit to describe: it clears the address
     # limit's, and the answer would carry no X-RateLimit-* headers.
     limiter = current_app.extensions["rate_limiter"]
-    address_limit = g.get("address_rate_limit")
+    address_limit = request.environ.get(_ADDRESS_LIMIT)
     if limiter.current_limit is None and address_limit is not None:
         limiter.context.view_rate_limit = address_limit
     return response

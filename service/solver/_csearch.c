@@ -564,7 +564,9 @@ static int make_key(const State *st, const State *root, const uint8_t *talon_at,
                      6 + king_len[s] - 1);
     uint32_t talon = 0;
     int previous = -1;
-    for (int i = 0; i < st->ntalon; i++) { /* the root's talon, some cards gone, the rest in its order */
+    /* The root's talon, some cards gone, the rest in its order: one array, where a draw moves the
+     * pointer, a recycle resets it, and a card played from the waste is taken out. */
+    for (int i = 0; i < st->ntalon; i++) {
         int at = talon_at[st->talon[i]];
         if (at >= root->ntalon || at <= previous)
             return 0;

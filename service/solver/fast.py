@@ -37,6 +37,8 @@ BACKEND = "c" if _csearch is not None else "python"
 SLICE = 4096
 #: what Search.step answers besides "still running" (0)
 WON, EXHAUSTED, OVER_MEMORY = 1, 2, 3
+#: the C core's error when make_key meets a position its encoding does not cover
+OUTSIDE_THE_KEY = "a position outside its root's reach"
 
 
 class CSearcher(Searcher):
@@ -71,11 +73,15 @@ class CSearcher(Searcher):
         while True:
             try:
                 status = search.step(int(min(self.nodes + SLICE, max_nodes)))
-            except RuntimeError:
+            except RuntimeError as error:
+                if str(error) != OUTSIDE_THE_KEY:
+                    raise
                 # make_key met a position outside what its exact encoding covers (docs/SOLVER.md
                 # §5): never seen, but a verdict must not rest on it. The Python search's keys
-                # are the positions themselves; it starts over from the root.
+                # are the positions themselves; it starts over from the root with the nodes left.
                 log.exception("the C search left its key's domain; searching again in Python")
+                if self.max_nodes is not None:
+                    self.max_nodes = max(1, self.max_nodes - self.nodes)
                 python_search = Searcher.best_first(self) if best_first else Searcher.dfs(self)
                 return (yield from python_search)
             self.nodes, self.table_bytes = search.nodes, search.bytes

@@ -129,12 +129,20 @@ def test_a_position_outside_the_c_keys_domain_is_searched_again_in_python(monkey
             pass
 
         def step(self, nodes):
-            raise RuntimeError("a position outside its root's reach")
+            raise RuntimeError(fast.OUTSIDE_THE_KEY)
 
     monkeypatch.setattr(fast._csearch, "Search", LeavesItsDomain)
     assert _outcome(fast.CSearcher, game, max_nodes=20_000) == expected
     assert expected[0] == "winnable"
     assert "searching again in Python" in caplog.text
+
+    class Overflows(LeavesItsDomain):  # any other error of the C core is a bug, not a fallback
+        def step(self, nodes):
+            raise RuntimeError("column overflow")
+
+    monkeypatch.setattr(fast._csearch, "Search", Overflows)
+    with pytest.raises(RuntimeError, match="column overflow"):
+        _outcome(fast.CSearcher, game, max_nodes=20_000)
 
 
 @pytest.mark.parametrize("draw", [1, 3])

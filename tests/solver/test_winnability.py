@@ -77,7 +77,7 @@ def test_the_published_results_file_is_one_experiment():
 @pytest.mark.parametrize("document", ["docs/FAQ.md", "README.md"])
 def test_the_docs_publish_the_table_of_the_results_file(document):
     text = (Path(__file__).resolve().parents[2] / document).read_text()
-    rows = winnability.markdown_rows(winnability.load(winnability.DEFAULT_OUT))
+    rows = winnability.markdown_rows(winnability.published(winnability.DEFAULT_OUT))
     assert len(rows) == 2  # both draw modes
     for row in rows:
         assert row in text, f"{document} does not have the row `{row}` (python bench/winnability.py --markdown)"
@@ -87,6 +87,7 @@ def test_unresolved_deals_are_searched_again_into_a_file_of_their_own(tmp_path):
     out = tmp_path / "run.jsonl"
     winnability.run(out, seed=17, count=2, budget_s=5.0, memory_mb=256)
     results = winnability.load(out)
+    assert (results[0]["draw"], results[0]["via"], results[0]["verdict"]) == (1, "search", "winnable")
     # As if the first deal's draw-1 search had run out of budget.
     results[0] |= {"verdict": "unknown", "reason": "time"}
     out.write_text("".join(json.dumps(r) + "\n" for r in results))
@@ -95,3 +96,16 @@ def test_unresolved_deals_are_searched_again_into_a_file_of_their_own(tmp_path):
     (again,) = winnability.load(out.with_suffix(".unresolved.jsonl"))
     assert (again["deal"], again["draw"], again["before"]) == (results[0]["deal"], 1, "unknown")
     assert winnability.recheck(out, 5.0, 256, 1, "unknown") == message  # resumed: nothing searched twice
+
+
+def test_a_proof_the_search_no_longer_repeats_is_counted_unresolved_with_the_loss_taken_from_it(tmp_path):
+    out = tmp_path / "run.jsonl"
+    lost = {"seed": 17, "budget_s": 60.0, "memory_mb": 2048, "verdict": "unwinnable", "reason": None}
+    rows = [{**lost, "deal": 1, "draw": 1, "via": "search"}, {**lost, "deal": 1, "draw": 3, "via": "draw-1"},
+            {**lost, "deal": 2, "draw": 1, "via": "search"}, {**lost, "deal": 2, "draw": 3, "via": "draw-1"}]
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    again = [{"deal": 1, "draw": 1, "before": "unwinnable", "verdict": "unknown", "reason": "time"},
+             {"deal": 2, "draw": 1, "before": "unwinnable", "verdict": "unwinnable", "reason": None}]
+    out.with_suffix(".recheck.jsonl").write_text("".join(json.dumps(r) + "\n" for r in again))
+    verdicts = {(r["deal"], r["draw"]): r["verdict"] for r in winnability.published(out)}
+    assert verdicts == {(1, 1): "unknown", (1, 3): "unknown", (2, 1): "unwinnable", (2, 3): "unwinnable"}
