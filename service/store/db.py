@@ -99,25 +99,33 @@ def is_sqlite() -> bool:
 
 
 @contextmanager
-def write_transaction():
-    """A transaction that takes the write lock up front; commits on success."""
+def _write_lock():
+    """The block's transactions take the write lock up front (SQLite: one writer per process too)."""
     sqlite = is_sqlite()
-    session = db.session
-    # A read earlier in the request may have begun a plain transaction.
-    session.rollback()
     token = _immediate.set(True)
     if sqlite:
         _sqlite_writer.acquire()
     try:
-        yield session
-        session.commit()
-    except BaseException:
-        session.rollback()
-        raise
+        yield
     finally:
         if sqlite:
             _sqlite_writer.release()
         _immediate.reset(token)
+
+
+@contextmanager
+def write_transaction():
+    """A transaction that takes the write lock up front; commits on success."""
+    session = db.session
+    # A read earlier in the request may have begun a plain transaction.
+    session.rollback()
+    with _write_lock():
+        try:
+            yield session
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
 
 
 @contextmanager
@@ -130,59 +138,48 @@ def action_transaction():
     Idempotency-Key's stored answer) still runs on this connection, in this transaction:
     the request's session is bound to it until the end of the block.
     """
-    sqlite = is_sqlite()
     db.session.remove()  # a read earlier in the request may have begun a plain transaction
-    token = _immediate.set(True)
-    if sqlite:
-        _sqlite_writer.acquire()
-    try:
-        with db.engine.connect() as connection:
-            # rollback_only: the session's commit never commits this transaction, its rollback does.
-            session = Session(bind=connection, join_transaction_mode="rollback_only")
-            db.session.registry.set(session)
-            try:
-                connection.begin()
-                yield connection
-                session.flush()
-                connection.commit()
-            except BaseException:
-                connection.rollback()
-                raise
-            finally:
-                db.session.remove()
-    finally:
-        if sqlite:
-            _sqlite_writer.release()
-        _immediate.reset(token)
+    with _write_lock(), db.engine.connect() as connection:
+        # rollback_only: the session's commit never commits this transaction, its rollback does.
+        session = Session(bind=connection, join_transaction_mode="rollback_only")
+        db.session.registry.set(session)
+        try:
+            connection.begin()
+            yield connection
+            session.flush()
+            connection.commit()
+        except BaseException:
+            connection.rollback()
+            raise
+        finally:
+            db.session.remove()
 
 
 def first_statement_on(connection: Connection, statement, parameters: dict):
     """:func:`on_live_connection` for the first statement of :func:`action_transaction`."""
-    try:
-        return connection.execute(statement, parameters)
-    except DBAPIError as error:
-        if not error.connection_invalidated:
-            raise
+    def begin_again() -> None:
         connection.rollback()
         connection.begin()
-        return connection.execute(statement, parameters)
+
+    return on_live_connection(lambda: connection.execute(statement, parameters), start_again=begin_again)
 
 
-def on_live_connection(first_statement):
+def on_live_connection(first_statement, start_again=None):
     """``first_statement()``, run once more if the pooled connection it ran on was dead.
 
     The pool hands out connections without pinging them first (a round trip on every
     request, create_app): a connection the server dropped, e.g. in a restart, fails at
     the transaction's first statement. Nothing was written yet, and the pool has
     replaced every connection as old as the dead one: running the statement again in a
-    new transaction is safe. Wrap only a transaction's first statement.
+    new transaction is safe. Wrap only a transaction's first statement. ``start_again``
+    ends the failed transaction and begins the new one (default: the session's rollback).
     """
     try:
         return first_statement()
     except DBAPIError as error:
         if not error.connection_invalidated:
             raise
-        db.session.rollback()
+        (start_again or db.session.rollback)()
         return first_statement()
 
 

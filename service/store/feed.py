@@ -28,9 +28,9 @@ from functools import cache
 
 from sqlalchemy import Interval, bindparam, func, select, tuple_
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError
 
 from ..extensions import db
+from .db import on_live_connection
 from .models import WON, ActionRow, GameRow, PlayerRow
 
 _GAMES = GameRow.__table__
@@ -71,14 +71,15 @@ def on_a_read_connection(work):
     first statement, as in ``db.on_live_connection``. The reads of a board or a feed
     page write nothing, so the whole block may run again.
     """
-    try:
+    def attempt():
         with read_connection() as connection:
             return work(connection)
-    except DBAPIError as error:
-        if not error.connection_invalidated:
-            raise
-    with read_connection() as connection:
-        return work(connection)
+
+    return on_live_connection(attempt, start_again=_each_attempt_checks_out_its_own)
+
+
+def _each_attempt_checks_out_its_own() -> None:
+    """Nothing to end before a read runs again: the failed attempt's connection is closed."""
 
 
 def _shape(params: dict) -> tuple[str, ...]:
@@ -148,12 +149,8 @@ def feed_stream(engine: Engine, filters: dict, after: tuple[datetime, str] | Non
 def _streamed(engine: Engine, statement, params: dict, batch: int):
     """A connection and the statement's result on a server-side cursor; once more on a fresh
     connection if the pooled one was dead, as :func:`on_a_read_connection` does (no row is sent yet)."""
-    try:
-        return _execute_streamed(engine, statement, params, batch)
-    except DBAPIError as error:
-        if not error.connection_invalidated:
-            raise
-    return _execute_streamed(engine, statement, params, batch)
+    return on_live_connection(lambda: _execute_streamed(engine, statement, params, batch),
+                              start_again=_each_attempt_checks_out_its_own)
 
 
 def _execute_streamed(engine: Engine, statement, params: dict, batch: int):
