@@ -204,22 +204,24 @@ def published(path: Path) -> list[dict]:
     return list(counted.values())
 
 
+def modes(results: list[dict]):
+    """Per draw mode with results: the mode, its results and each verdict's count with its 95 % interval."""
+    for draw in (1, 3):
+        mode = [r for r in results if r["draw"] == draw]
+        if mode:
+            counts = [sum(1 for r in mode if r["verdict"] == verdict) for verdict in VERDICTS]
+            yield draw, mode, [(k, *wilson(k, len(mode))) for k in counts]
+
+
 def summary(results: list[dict]) -> str:
     """The table: per draw mode, N and each verdict's share with its 95 % Wilson interval."""
     lines = []
-    for draw in (1, 3):
-        mode = [r for r in results if r["draw"] == draw]
+    for draw, mode, shares in modes(results):
         n = len(mode)
-        if not n:
-            continue
-        budget = mode[0]["budget_s"]
-        parts = []
-        for verdict, label in zip(VERDICTS, ("winnable", "proven lost", "unresolved"), strict=True):
-            k = sum(1 for r in mode if r["verdict"] == verdict)
-            low, high = wilson(k, n)
-            parts.append(f"{label} {k / n:.2%} [{low:.2%}, {high:.2%}]")
+        parts = [f"{label} {k / n:.2%} [{low:.2%}, {high:.2%}]"
+                 for label, (k, low, high) in zip(("winnable", "proven lost", "unresolved"), shares, strict=True)]
         free = sum(1 for r in mode if r["via"] != "search" and r["verdict"] != "unknown")
-        lines.append(f"draw {draw}: N={n} ({free} free from the other mode), budget {budget:g} s CPU | "
+        lines.append(f"draw {draw}: N={n} ({free} free from the other mode), budget {mode[0]['budget_s']:g} s CPU | "
                      + " | ".join(parts))
     return "\n".join(lines) if lines else "no results yet"
 
@@ -227,15 +229,9 @@ def summary(results: list[dict]) -> str:
 def markdown_rows(results: list[dict]) -> list[str]:
     """The table's rows as docs/FAQ.md and the README publish them (a test holds them to the file)."""
     rows = []
-    for draw in (1, 3):
-        mode = [r for r in results if r["draw"] == draw]
-        if not mode:
-            continue
+    for draw, mode, shares in modes(results):
         cells = [f"draw {draw}", f"{len(mode):,}"]
-        for verdict in VERDICTS:
-            k = sum(1 for r in mode if r["verdict"] == verdict)
-            low, high = wilson(k, len(mode))
-            cells.append(f"{100 * k / len(mode):.2f} % [{100 * low:.2f}, {100 * high:.2f}]")
+        cells += [f"{100 * k / len(mode):.2f} % [{100 * low:.2f}, {100 * high:.2f}]" for k, low, high in shares]
         rows.append("| " + " | ".join(cells) + " |")
     return rows
 
