@@ -156,12 +156,15 @@ def action_transaction():
 
 
 def first_statement_on(connection: Connection, statement, parameters: dict):
-    """:func:`on_live_connection` for the first statement of :func:`action_transaction`."""
+    """:func:`on_live_connection` for the first statement of :func:`action_transaction`: its first row.
+
+    ``statement`` is a :class:`~.driver.DriverStatement`.
+    """
     def begin_again() -> None:
         connection.rollback()
         connection.begin()
 
-    return on_live_connection(lambda: connection.execute(statement, parameters), start_again=begin_again)
+    return on_live_connection(lambda: statement.first(connection, parameters), start_again=begin_again)
 
 
 def on_live_connection(first_statement, start_again=None):

@@ -19,7 +19,8 @@ from sqlalchemy.engine import Connection
 from ..engine import Game
 from ..extensions import db
 from . import stats
-from .db import first_statement_on, is_sqlite, on_live_connection, single_statement, write_transaction
+from .db import first_statement_on, on_live_connection, single_statement, write_transaction
+from .driver import DriverStatement
 from .feed import finished_line
 from .models import ActionRow, GameRow
 
@@ -77,6 +78,11 @@ _SELECT_GAME_FOR_UPDATE = _SELECT_GAME.with_for_update()
 # No .values(): the SET clause is the columns present in the parameters.
 _UPDATE_GAME = update(_GAMES).where(_G.id == bindparam("game"))
 _INSERT_ACTION = insert(ActionRow.__table__)
+# The hot path's statements on the driver's cursor (driver.py): a game read, an action's three.
+_READ_GAME = DriverStatement(_SELECT_GAME)
+_LOCK_GAME = {"sqlite": _READ_GAME, "postgresql": DriverStatement(_SELECT_GAME_FOR_UPDATE)}
+_STORE_GAME = DriverStatement(_UPDATE_GAME)
+_APPEND_ACTION = DriverStatement(_INSERT_ACTION)
 
 
 def insert_game(game: Game, *, game_id: str, player_id: str | None, token_hash: str,
@@ -110,15 +116,14 @@ def read_game_alone(game_id: str) -> GameRecord | None:
     """
     def first_row():
         with db.engine.connect() as connection:
-            return single_statement(connection).execute(_SELECT_GAME, {"game": game_id}).first()
+            return _READ_GAME.first(single_statement(connection), {"game": game_id})
 
     return _selected(on_live_connection(first_row))
 
 
 def lock_game(connection: Connection, game_id: str) -> GameRecord | None:
     """First in :func:`~.db.action_transaction`: a game's row, locked until commit (None: no such game)."""
-    query = _SELECT_GAME if is_sqlite() else _SELECT_GAME_FOR_UPDATE
-    return _selected(first_statement_on(connection, query, {"game": game_id}).first())
+    return _selected(first_statement_on(connection, _LOCK_GAME[connection.dialect.name], {"game": game_id}))
 
 
 def store_action(connection: Connection, record: GameRecord, game: Game, notation: str, detail: dict,
@@ -135,9 +140,9 @@ def store_action(connection: Connection, record: GameRecord, game: Game, notatio
                        line=finished_line(record.id, notation))
         if record.player_id:
             stats.game_won(record, game.score, game.moves, changes["duration_ms"])
-    connection.execute(_UPDATE_GAME, {"game": record.id, **changes})
-    connection.execute(_INSERT_ACTION, {"game_id": record.id, "seq": game.version, "notation": notation,
-                                        "detail": detail, "points": points, "score_after": game.score, "at": now})
+    _STORE_GAME.run(connection, {"game": record.id, **changes})
+    _APPEND_ACTION.run(connection, {"game_id": record.id, "seq": game.version, "notation": notation,
+                                    "detail": detail, "points": points, "score_after": game.score, "at": now})
     return dataclasses.replace(record, **changes)
 
 

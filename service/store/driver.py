@@ -1,0 +1,91 @@
+"""The hot path's statements, run on the driver's own cursor.
+
+For an indexed one-row statement, SQLAlchemy's execute path (cache key, execution
+context, events, result object) cost about five times the driver's own work
+(``bench/api.py``'s raw floor does without it). A :class:`DriverStatement` stays a Core
+construct: SQLAlchemy compiles it for the connection's dialect, once per set of
+parameter names, and its bind and result processors convert the values exactly as
+``Connection.execute`` would (JSON through the engine's orjson functions, SQLite's
+datetimes as text, UTC); only the per-call machinery is left out. The connection is an
+SQLAlchemy :class:`~sqlalchemy.engine.Connection` from the pool: its transaction,
+isolation options and error handling are SQLAlchemy's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.sql import ClauseElement
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A statement compiled for one dialect and one set of parameter names."""
+
+    sql: str
+    compiled: object
+    positions: tuple[str, ...] | None  # the bind names in order (qmark/format), None for named styles
+    bind_processors: dict
+    result_processors: tuple
+
+
+class DriverStatement:
+    """A Core statement executed on the driver's cursor of a pooled connection (see the module)."""
+
+    def __init__(self, statement: ClauseElement) -> None:
+        self.statement = statement
+        self._plans: dict[tuple[int, frozenset], _Plan] = {}
+
+    def _plan(self, dialect: Dialect, names: frozenset) -> _Plan:
+        key = (id(dialect), names)
+        plan = self._plans.get(key)
+        if plan is None:
+            # column_keys: an UPDATE's SET clause (an INSERT's columns) are the parameters given.
+            compiled = self.statement.compile(dialect=dialect, column_keys=sorted(names))
+            if compiled.insert_prefetch or compiled.update_prefetch:
+                # A Python-side default would be computed by the execution context this path skips.
+                raise ValueError(f"columns with Python defaults need values: {self.statement}")
+            types = [column[3] for column in getattr(compiled, "_result_columns", ())]
+            plan = _Plan(
+                sql=compiled.string, compiled=compiled,
+                positions=tuple(compiled.positiontup) if compiled.positional else None,
+                bind_processors=compiled._bind_processors,
+                result_processors=tuple(type_._cached_result_processor(dialect, None) for type_ in types))
+            self._plans[key] = plan
+        return plan
+
+    def _parameters(self, plan: _Plan, parameters: dict):
+        values = plan.compiled.construct_params(parameters)
+        for name, process in plan.bind_processors.items():
+            if name in values:
+                values[name] = process(values[name])
+        return values if plan.positions is None else tuple(values[name] for name in plan.positions)
+
+    def _execute(self, connection: Connection, parameters: dict, fetch: bool):
+        plan = self._plan(connection.dialect, frozenset(parameters))
+        values = self._parameters(plan, parameters)
+        cursor = None
+        try:
+            cursor = connection.connection.dbapi_connection.cursor()
+            cursor.execute(plan.sql, values)
+            row = cursor.fetchone() if fetch else None
+        except Exception as error:
+            # SQLAlchemy's own handling: the error wrapped as Connection.execute raises it
+            # (OperationalError …, parameters hidden), the pool invalidated on a disconnect.
+            connection._handle_dbapi_exception(error, plan.sql, values, cursor, None)
+        finally:
+            if cursor is not None:
+                cursor.close()
+        if row is None:
+            return None
+        return tuple(value if process is None else process(value)
+                     for process, value in zip(plan.result_processors, row, strict=True))
+
+    def first(self, connection: Connection, parameters: dict) -> tuple | None:
+        """The first row of the statement's result on ``connection``, its values processed; None without one."""
+        return self._execute(connection, parameters, fetch=True)
+
+    def run(self, connection: Connection, parameters: dict) -> None:
+        """Execute the statement on ``connection`` (an UPDATE, an INSERT)."""
+        self._execute(connection, parameters, fetch=False)
