@@ -85,13 +85,16 @@ def _edge_headers(response):
     headers = response.headers
     headers.setdefault("X-Content-Type-Options", "nosniff")
     headers.setdefault("Referrer-Policy", "no-referrer")
-    if request.method == "OPTIONS":
+    # The environ, not request.method and request.headers: this runs on every answer.
+    environ = request.environ
+    method = environ["REQUEST_METHOD"]
+    if method == "OPTIONS":
         return response
-    credentials = "Authorization" in request.headers
+    credentials = "HTTP_AUTHORIZATION" in environ
     if credentials or "Cache-Control" not in headers or response.status_code >= 400:
-        headers["Cache-Control"] = cache_control(response.status_code, request.method, credentials,
+        headers["Cache-Control"] = cache_control(response.status_code, method, credentials,
                                                  headers.get("ETag"), request.blueprint, current_app.config)
-    if response.mimetype == "text/html":
+    if headers.get("Content-Type", "").partition(";")[0].strip().lower() == "text/html":
         headers["Content-Security-Policy"] = _page_csp(response)
         headers["X-Frame-Options"] = "DENY"
         headers["Cross-Origin-Opener-Policy"] = "same-origin"

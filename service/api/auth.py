@@ -23,10 +23,9 @@ CREDENTIAL_PARAMS = frozenset({"token", "access_token", "auth", "auth_token", "a
 
 def refuse_query_token() -> None:
     """A credential in the query string is 400 ``TOKEN_IN_QUERY``: tokens travel only in ``Authorization``."""
-    args = request.args
-    if not args:
-        return
-    for name, value in args.items(multi=True):
+    if not request.environ.get("QUERY_STRING"):
+        return  # most requests: no query string to parse
+    for name, value in request.args.items(multi=True):
         if name.lower() in CREDENTIAL_PARAMS or value[:7].lower() == "bearer ":
             raise ApiProblem("TOKEN_IN_QUERY", param=name[:40])
 

@@ -150,6 +150,8 @@ def _cap_streamed_body() -> None:
     JSON. Read it here, at most one byte past the limit, and keep it for the view.
     """
     environ = request.environ
+    if "HTTP_TRANSFER_ENCODING" not in environ:
+        return  # a body without Transfer-Encoding has a Content-Length, which werkzeug enforces
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     if not limit or request.content_length is not None or "wsgi.input_terminated" not in environ:
         return
@@ -199,12 +201,15 @@ def init_limits(app) -> Limiter:
         on_breach=_on_breach,
         key_prefix=config.get("RATELIMIT_KEY_PREFIX") or "solitaire",
     )
+    app.extensions["rate_limiter"] = limiter
+    if not config.setdefault("RATELIMIT_ENABLED", True):  # as Flask-Limiter's init_app reads it
+        limiter.init_app(app)
+        return limiter  # no limits, no headers of them: none of the hooks below has work to do
     app.after_request(_drop_reset_seconds)  # registered first, so it runs after the limiter's
     limiter.init_app(app)
     # Registered after the limiter's hooks: the first runs after its check, the second before its headers.
     app.before_request(_remember_address_limit)
     app.after_request(_headers_of_the_address_limit_at_least)
-    app.extensions["rate_limiter"] = limiter
     return limiter
 
 
