@@ -62,14 +62,14 @@ class DriverStatement:
                 values[name] = process(values[name])
         return values if plan.positions is None else tuple(values[name] for name in plan.positions)
 
-    def _execute(self, connection: Connection, parameters: dict, fetch: bool):
+    def _execute(self, connection: Connection, parameters: dict, fetch) -> list:
         plan = self._plan(connection.dialect, frozenset(parameters))
         values = self._parameters(plan, parameters)
         cursor = None
         try:
             cursor = connection.connection.dbapi_connection.cursor()
             cursor.execute(plan.sql, values)
-            row = cursor.fetchone() if fetch else None
+            rows = fetch(cursor)
         except Exception as error:
             # SQLAlchemy's own handling: the error wrapped as Connection.execute raises it
             # (OperationalError …, parameters hidden), the pool invalidated on a disconnect.
@@ -77,15 +77,21 @@ class DriverStatement:
         finally:
             if cursor is not None:
                 cursor.close()
-        if row is None:
-            return None
-        return tuple(value if process is None else process(value)
-                     for process, value in zip(plan.result_processors, row, strict=True))
+        processors = plan.result_processors
+        if not any(processors):
+            return [tuple(row) for row in rows]
+        return [tuple(value if process is None else process(value)
+                      for process, value in zip(processors, row, strict=True)) for row in rows]
 
     def first(self, connection: Connection, parameters: dict) -> tuple | None:
         """The first row of the statement's result on ``connection``, its values processed; None without one."""
-        return self._execute(connection, parameters, fetch=True)
+        rows = self._execute(connection, parameters, lambda cursor: [row] if (row := cursor.fetchone()) else [])
+        return rows[0] if rows else None
+
+    def all(self, connection: Connection, parameters: dict) -> list[tuple]:
+        """Every row of the statement's result on ``connection``, their values processed."""
+        return self._execute(connection, parameters, lambda cursor: cursor.fetchall())
 
     def run(self, connection: Connection, parameters: dict) -> None:
         """Execute the statement on ``connection`` (an UPDATE, an INSERT)."""
-        self._execute(connection, parameters, fetch=False)
+        self._execute(connection, parameters, lambda cursor: ())

@@ -31,6 +31,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from ..extensions import db
 from .db import on_live_connection
+from .driver import DriverStatement
 from .models import WON, ActionRow, GameRow, PlayerRow
 
 _GAMES = GameRow.__table__
@@ -180,13 +181,18 @@ def tag_statement(filters: tuple[str, ...], postgresql: bool):
     return select(latest.c.finished_at, latest.c.id, recent)
 
 
+@cache
+def _tag(filters: tuple[str, ...], postgresql: bool) -> DriverStatement:
+    return DriverStatement(tag_statement(filters, postgresql))
+
+
 def board_tag(connection: Connection, filters: dict, settle_ms: int) -> tuple[str, bool]:
     """The ETag of a board (its filters: draw, code, player, since, until) and whether it has no win."""
     params = {name: value for name, value in filters.items() if value is not None}
     postgresql = connection.dialect.name == "postgresql"
     if postgresql:
         params["lag"] = timedelta(milliseconds=settle_ms)
-    row = connection.execute(tag_statement(_shape(params), postgresql), params).first()
+    row = _tag(_shape(params), postgresql).first(connection, params)
     latest = None if row is None else [row[0].astimezone(UTC).isoformat(), *(str(value) for value in row[1:])]
     key = "empty" if latest is None else "|".join(latest)
     digest = hashlib.blake2b(f"{REPRESENTATION}|{key}".encode(), digest_size=10).hexdigest()

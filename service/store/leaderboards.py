@@ -24,6 +24,7 @@ from functools import cache
 from sqlalchemy import Integer, and_, bindparam, func, literal_column, or_, select
 from sqlalchemy.engine import Connection
 
+from .driver import DriverStatement
 from .feed import BOARD_FILTERS
 from .models import WON, GameRow, PlayerRow
 
@@ -79,7 +80,7 @@ def page_statement(filters: tuple[str, ...], after: bool):
     """One page of entries for the filters named (in :data:`FILTERS` order), after a cursor or not.
 
     Built once per shape (at most 2^5 x 2) and reused: the values are bound at
-    execution (:func:`page_query`), so SQLAlchemy's compiled cache hits every time
+    execution (:func:`page_query`), so it is compiled once per dialect (store.driver)
     and no expression tree is built per request. Fetches ``:rows`` = limit + 1 rows,
     to know whether another page follows.
 
@@ -107,10 +108,16 @@ def page_query(filters: dict, after: dict | None, limit: int):
     if after is not None:
         params.update(after)
     params["rows"] = limit + 1
-    return page_statement(shape, after is not None), params
+    return _page(shape, after is not None), params
 
 
-_PLAYER_EXISTS = select(literal_column("1")).select_from(_PLAYERS).where(_PLAYERS.c.id == bindparam("player"))
+@cache
+def _page(filters: tuple[str, ...], after: bool) -> DriverStatement:
+    return DriverStatement(page_statement(filters, after))
+
+
+_PLAYER_EXISTS = DriverStatement(select(literal_column("1")).select_from(_PLAYERS)
+                                 .where(_PLAYERS.c.id == bindparam("player")))
 
 
 
@@ -122,9 +129,9 @@ def ranked_page(connection: Connection, filters: dict, after: dict | None, limit
     empty: entries prove the player exists).
     """
     statement, params = page_query(filters, after, limit)
-    rows = connection.execute(statement, params).all()
-    if not rows and filters.get("player") is not None and connection.execute(
-            _PLAYER_EXISTS, {"player": filters["player"]}).first() is None:
+    rows = statement.all(connection, params)
+    if not rows and filters.get("player") is not None and _PLAYER_EXISTS.first(
+            connection, {"player": filters["player"]}) is None:
         return None
     more = len(rows) > limit
     rows = rows[:limit]
