@@ -138,7 +138,8 @@ def action_transaction():
     Idempotency-Key's stored answer) still runs on this connection, in this transaction:
     the request's session is bound to it until the end of the block.
     """
-    db.session.remove()  # a read earlier in the request may have begun a plain transaction
+    if db.session.registry.has():  # a read earlier in the request may have begun a plain transaction
+        db.session.remove()
     with _write_lock(), db.engine.connect() as connection:
         # rollback_only: the session's commit never commits this transaction, its rollback does.
         session = Session(bind=connection, join_transaction_mode="rollback_only")
