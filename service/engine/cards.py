@@ -81,6 +81,19 @@ _BY_NAME = {name: CARDS[i] for i, name in enumerate(_NAMES)}
 _BY_NAME.update({"10" + s: _BY_NAME["T" + s] for s in SUITS})
 
 
+def cards_named(names: list[str]) -> list[Card]:
+    """The cards of a list of names as :func:`format_cards` writes them (a stored state's).
+
+    One dict lookup per card: restoring a game's 52 cards through :meth:`Card.parse`
+    was most of the cost of loading a stored game. Any other name goes through
+    :meth:`Card.parse`, which accepts it or says what is wrong.
+    """
+    try:
+        return [_BY_NAME[name] for name in names]
+    except (KeyError, TypeError):
+        return [Card.parse(name) for name in names]
+
+
 def is_sequence_step(lower: int, upper: int) -> bool:
     """True when ``upper`` may lie on ``lower`` in a column: other colour, one rank lower."""
     return (lower % 13) == (upper % 13) + 1 and (13 <= lower < 39) != (13 <= upper < 39)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from .cards import CARDS, COLUMNS, FOUNDATIONS, RANKS, STEP, SUITS, Card, Pile, format_cards
+from .cards import CARDS, COLUMNS, FOUNDATIONS, RANKS, STEP, SUITS, Card, Pile, cards_named, format_cards
 from .deal import GameCode, deal_cards
 from .notation import DRAW, MOVE, RECYCLE, TAKE_BACK, TAP, UNDO, Action
 from .rejections import Rejection
@@ -539,7 +539,7 @@ class Game:
             "moves": self.moves,
             "undos": self.undos,
             "arrived": self.arrived,
-            "undo_stack": [list(record) for record in self.undo_stack],
+            "undo_stack": list(map(list, self.undo_stack)),
             "undo_dropped": self.undo_dropped,
         }
 
@@ -550,16 +550,16 @@ class Game:
             raise ValueError(f"unknown state version: {state.get('v')!r}")
         game = cls.__new__(cls)
         game.code = GameCode.parse(state["code"])
-        game.tableau = [[Card.parse(name) for name in column] for column in state["tableau"]]
-        game.stock = [Card.parse(name) for name in reversed(state["stock"])]
-        game.waste = [Card.parse(name) for name in state["waste"]]
+        game.tableau = [cards_named(column) for column in state["tableau"]]
+        game.stock = cards_named(state["stock"][::-1])
+        game.waste = cards_named(state["waste"])
         game.waste_fan = state["waste_fan"]
         game.foundations = list(state["foundations"])
         game.score = state["score"]
         game.moves = state["moves"]
         game.undos = state["undos"]
         game.arrived = state["arrived"]
-        game.undo_stack = deque((tuple(r) for r in state["undo_stack"]), maxlen=UNDO_LIMIT)
+        game.undo_stack = deque(map(tuple, state["undo_stack"]), maxlen=UNDO_LIMIT)
         game.undo_dropped = state["undo_dropped"]
         return game
 
