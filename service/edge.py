@@ -87,7 +87,7 @@ def _edge_headers(response):
     headers.setdefault("Referrer-Policy", "no-referrer")
     # The environ, not request.method and request.headers: this runs on every answer.
     environ = request.environ
-    method = environ["REQUEST_METHOD"]
+    method = environ["REQUEST_METHOD"].upper()
     if method == "OPTIONS":
         return response
     credentials = "HTTP_AUTHORIZATION" in environ

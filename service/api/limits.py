@@ -150,8 +150,8 @@ def _cap_streamed_body() -> None:
     JSON. Read it here, at most one byte past the limit, and keep it for the view.
     """
     environ = request.environ
-    if "HTTP_TRANSFER_ENCODING" not in environ:
-        return  # a body without Transfer-Encoding has a Content-Length, which werkzeug enforces
+    if "HTTP_TRANSFER_ENCODING" not in environ and environ.get("SERVER_PROTOCOL", "").startswith("HTTP/1."):
+        return  # in HTTP/1.x a body without Transfer-Encoding has a Content-Length, which werkzeug enforces
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     if not limit or request.content_length is not None or "wsgi.input_terminated" not in environ:
         return

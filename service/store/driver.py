@@ -1,14 +1,22 @@
 """The hot path's statements, run on the driver's own cursor.
 
 For an indexed one-row statement, SQLAlchemy's execute path (cache key, execution
-context, events, result object) cost about five times the driver's own work
+context, result object) cost about five times the driver's own work
 (``bench/api.py``'s raw floor does without it). A :class:`DriverStatement` stays a Core
 construct: SQLAlchemy compiles it for the connection's dialect, once per set of
 parameter names, and its bind and result processors convert the values exactly as
 ``Connection.execute`` would (JSON through the engine's orjson functions, SQLite's
 datetimes as text, UTC); only the per-call machinery is left out. The connection is an
-SQLAlchemy :class:`~sqlalchemy.engine.Connection` from the pool: its transaction,
-isolation options and error handling are SQLAlchemy's.
+SQLAlchemy :class:`~sqlalchemy.engine.Connection` from the pool: its isolation options
+and error handling are SQLAlchemy's, and its ``before_cursor_execute`` and
+``after_cursor_execute`` listeners see each statement (tracing, the tests' statement
+counts), without the power to rewrite it. It begins no transaction of its own: a read
+runs in whatever the connection is in (autocommit for a read alone, see
+``db.single_statement``), and a write refuses to run outside a begun one.
+
+What the plan cannot carry is refused when the statement is first compiled: columns
+with Python-side defaults, expanding (``IN``) or literal-execute parameters, and bind
+names the dialect must escape.
 """
 
 from __future__ import annotations
@@ -35,10 +43,12 @@ class DriverStatement:
 
     def __init__(self, statement: ClauseElement) -> None:
         self.statement = statement
-        self._plans: dict[tuple[int, frozenset], _Plan] = {}
+        # By dialect object: an engine's dialect lives as long as the engine, and each plan's
+        # compiled form holds its dialect anyway (a test process keeps its apps' few plans).
+        self._plans: dict[tuple[Dialect, frozenset], _Plan] = {}
 
     def _plan(self, dialect: Dialect, names: frozenset) -> _Plan:
-        key = (id(dialect), names)
+        key = (dialect, names)
         plan = self._plans.get(key)
         if plan is None:
             # column_keys: an UPDATE's SET clause (an INSERT's columns) are the parameters given.
@@ -46,6 +56,8 @@ class DriverStatement:
             if compiled.insert_prefetch or compiled.update_prefetch:
                 # A Python-side default would be computed by the execution context this path skips.
                 raise ValueError(f"columns with Python defaults need values: {self.statement}")
+            if compiled.post_compile_params or compiled.literal_execute_params or compiled.escaped_bind_names:
+                raise ValueError(f"expanding, literal or escaped parameters need Connection.execute: {self.statement}")
             types = [column[3] for column in getattr(compiled, "_result_columns", ())]
             plan = _Plan(
                 sql=compiled.string, compiled=compiled,
@@ -65,18 +77,23 @@ class DriverStatement:
     def _execute(self, connection: Connection, parameters: dict, fetch) -> list:
         plan = self._plan(connection.dialect, frozenset(parameters))
         values = self._parameters(plan, parameters)
+        dbapi_connection = connection.connection.dbapi_connection  # SQLAlchemy's errors for a closed one
+        events = connection.dispatch
         cursor = None
         try:
-            cursor = connection.connection.dbapi_connection.cursor()
+            cursor = dbapi_connection.cursor()
+            for listener in events.before_cursor_execute:
+                listener(connection, cursor, plan.sql, values, None, False)
             cursor.execute(plan.sql, values)
             rows = fetch(cursor)
-        except Exception as error:
+            for listener in events.after_cursor_execute:
+                listener(connection, cursor, plan.sql, values, None, False)
+        except BaseException as error:
             # SQLAlchemy's own handling: the error wrapped as Connection.execute raises it
-            # (OperationalError …, parameters hidden), the pool invalidated on a disconnect.
+            # (OperationalError …, parameters hidden), the cursor closed, the pool invalidated
+            # on a disconnect (or an exit exception mid-statement).
             connection._handle_dbapi_exception(error, plan.sql, values, cursor, None)
-        finally:
-            if cursor is not None:
-                cursor.close()
+        cursor.close()
         processors = plan.result_processors
         if not any(processors):
             return [tuple(row) for row in rows]
@@ -93,5 +110,9 @@ class DriverStatement:
         return self._execute(connection, parameters, lambda cursor: cursor.fetchall())
 
     def run(self, connection: Connection, parameters: dict) -> None:
-        """Execute the statement on ``connection`` (an UPDATE, an INSERT)."""
+        """Execute the statement on ``connection`` (an UPDATE, an INSERT), in the transaction it has begun."""
+        if not connection.in_transaction():
+            # Outside one, SQLite would write without BEGIN IMMEDIATE and PostgreSQL's pool
+            # would roll the write back on checkin: a write goes in an action_transaction.
+            raise RuntimeError("a write needs a begun transaction")
         self._execute(connection, parameters, lambda cursor: ())

@@ -64,8 +64,38 @@ def test_a_database_error_is_sqlalchemys_with_its_parameters_hidden(app, client)
 
 
 def test_a_column_left_to_a_python_default_is_refused(app):
-    with app.app_context(), db.engine.connect() as connection:
+    with app.app_context(), db.engine.connect() as connection, connection.begin():
         statement = DriverStatement(insert(ACTIONS))
         with pytest.raises(ValueError, match="Python defaults"):
             statement.run(connection, {"game_id": "x", "seq": 1, "notation": "draw", "detail": {}, "points": 0,
                                        "score_after": 0})  # no "at": its default is utcnow, in Python
+
+
+def test_a_write_outside_a_begun_transaction_is_refused(app, client):
+    game, _ = new_game(client)
+    store = DriverStatement(update(GAMES).where(GAMES.c.id == bindparam("game")))
+    with app.app_context(), db.engine.connect() as connection:
+        with pytest.raises(RuntimeError, match="begun transaction"):
+            store.run(connection, {"game": game["id"], "hints": 3})
+        assert connection.execute(select(GAMES.c.hints).where(GAMES.c.id == game["id"])).scalar_one() == 0
+
+
+def test_what_the_plan_cannot_carry_is_refused(app):
+    expanding = select(GAMES.c.id).where(GAMES.c.id.in_(bindparam("ids", expanding=True)))
+    escaped = select(GAMES.c.id).where(GAMES.c.id == bindparam("a.b"))
+    with app.app_context(), db.engine.connect() as connection:
+        for statement, parameters in ((expanding, {"ids": ["x"]}), (escaped, {"a.b": "x"})):
+            with pytest.raises(ValueError, match="Connection.execute"):
+                DriverStatement(statement).first(connection, parameters)
+
+
+def test_cursor_listeners_see_each_statement(app, client):
+    game, _ = new_game(client)
+    seen = []
+    read = DriverStatement(select(GAMES.c.id).where(GAMES.c.id == bindparam("game")))
+    with app.app_context(), db.engine.connect() as connection:
+        sa.event.listen(connection, "before_cursor_execute", lambda *args: seen.append(("before", args[2])))
+        sa.event.listen(connection, "after_cursor_execute", lambda *args: seen.append(("after", args[2])))
+        assert read.first(connection, {"game": game["id"]}) == (game["id"],)
+    assert [when for when, _ in seen] == ["before", "after"]
+    assert seen[0][1] == seen[1][1] and "FROM games" in seen[0][1]
