@@ -35,7 +35,7 @@ class _Plan:
     compiled: object
     positions: tuple[str, ...] | None  # the bind names in order (qmark/format), None for named styles
     bind_processors: dict
-    result_processors: tuple
+    result_processors: tuple[tuple[int, object], ...]  # (column index, processor) of the columns that have one
 
 
 class DriverStatement:
@@ -63,7 +63,8 @@ class DriverStatement:
                 sql=compiled.string, compiled=compiled,
                 positions=tuple(compiled.positiontup) if compiled.positional else None,
                 bind_processors=compiled._bind_processors,
-                result_processors=tuple(type_._cached_result_processor(dialect, None) for type_ in types))
+                result_processors=tuple((index, process) for index, process in enumerate(
+                    type_._cached_result_processor(dialect, None) for type_ in types) if process is not None))
             self._plans[key] = plan
         return plan
 
@@ -95,10 +96,17 @@ class DriverStatement:
             connection._handle_dbapi_exception(error, plan.sql, values, cursor, None)
         cursor.close()
         processors = plan.result_processors
-        if not any(processors):
+        if not processors:
             return [tuple(row) for row in rows]
-        return [tuple(value if process is None else process(value)
-                      for process, value in zip(processors, row, strict=True)) for row in rows]
+        # Only the few columns with a processor (a board row: its datetime) are touched: a
+        # call per value was a sixth of a 50-row board's CPU.
+        processed = []
+        for row in rows:
+            values = list(row)
+            for index, process in processors:
+                values[index] = process(values[index])
+            processed.append(tuple(values))
+        return processed
 
     def first(self, connection: Connection, parameters: dict) -> tuple | None:
         """The first row of the statement's result on ``connection``, its values processed; None without one."""
