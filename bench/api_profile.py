@@ -54,6 +54,8 @@ def summarize(collapsed: list[str], top: int) -> str:
     total = 0
     for line in collapsed:
         stack, _, count = line.rpartition(" ")
+        if not count.isdigit():
+            continue  # not a sample: a message py-spy wrote into the file (a sampling error)
         frames = stack.split(";")
         if not frames or frames[0].startswith("process"):
             frames = frames[1:]
