@@ -102,10 +102,10 @@ class DriverStatement:
         # call per value was a sixth of a 50-row board's CPU.
         processed = []
         for row in rows:
-            values = list(row)
+            columns = list(row)
             for index, process in processors:
-                values[index] = process(values[index])
-            processed.append(tuple(values))
+                columns[index] = process(columns[index])
+            processed.append(tuple(columns))
         return processed
 
     def first(self, connection: Connection, parameters: dict) -> tuple | None:
