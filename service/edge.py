@@ -94,7 +94,7 @@ def _edge_headers(response):
     if credentials or "Cache-Control" not in headers or response.status_code >= 400:
         headers["Cache-Control"] = cache_control(response.status_code, method, credentials,
                                                  headers.get("ETag"), request.blueprint, current_app.config)
-    if headers.get("Content-Type", "").partition(";")[0].strip().lower() == "text/html":
+    if response.mimetype == "text/html":
         headers["Content-Security-Policy"] = _page_csp(response)
         headers["X-Frame-Options"] = "DENY"
         headers["Cross-Origin-Opener-Policy"] = "same-origin"

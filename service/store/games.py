@@ -80,8 +80,6 @@ _UPDATE_GAME = update(_GAMES).where(_G.id == bindparam("game"))
 _INSERT_ACTION = insert(ActionRow.__table__)
 # The hot path's statements on the driver's cursor (driver.py): a game read, an action's three.
 _READ_GAME = DriverStatement(_SELECT_GAME)
-# SQLite has no row locks: BEGIN IMMEDIATE locks the whole database (db.py).
-_LOCK_GAME = {"sqlite": _READ_GAME}
 _LOCK_GAME_ROW = DriverStatement(_SELECT_GAME_FOR_UPDATE)
 _STORE_GAME = DriverStatement(_UPDATE_GAME)
 _APPEND_ACTION = DriverStatement(_INSERT_ACTION)
@@ -125,8 +123,9 @@ def read_game_alone(game_id: str) -> GameRecord | None:
 
 def lock_game(connection: Connection, game_id: str) -> GameRecord | None:
     """First in :func:`~.db.action_transaction`: a game's row, locked until commit (None: no such game)."""
-    return _selected(first_statement_on(connection, _LOCK_GAME.get(connection.dialect.name, _LOCK_GAME_ROW),
-                                         {"game": game_id}))
+    # SQLite has no row locks: the transaction's BEGIN IMMEDIATE holds the whole database (db.py).
+    statement = _READ_GAME if connection.dialect.name == "sqlite" else _LOCK_GAME_ROW
+    return _selected(first_statement_on(connection, statement, {"game": game_id}))
 
 
 def store_action(connection: Connection, record: GameRecord, game: Game, notation: str, detail: dict,
