@@ -28,7 +28,9 @@ _sqlite_writer = threading.Lock()
 
 
 def configure_engine(engine: Engine) -> None:
-    """Install the SQLite pragmas and the BEGIN handling on a new engine."""
+    """Install the SQLite pragmas and the BEGIN handling, or PostgreSQL's dead-cursor cleanup."""
+    if engine.dialect.name == "postgresql":
+        event.listen(engine, "handle_error", _close_server_cursor_of_dead_connection)
     if engine.dialect.name != "sqlite":
         return
 
@@ -56,6 +58,17 @@ def configure_engine(engine: Engine) -> None:
             _begin_immediate(connection.connection.dbapi_connection)
         elif not connection.get_execution_options().get(SINGLE_STATEMENT):
             connection.exec_driver_sql("BEGIN")
+
+
+def _close_server_cursor_of_dead_connection(context) -> None:
+    # A server-side cursor (a stream's) whose DECLARE met a dropped connection cannot send its
+    # CLOSE, and SQLAlchemy leaves it open on a disconnect: psycopg would warn when it is
+    # collected. The connection is invalidated anyway; closed first, it lets the cursor close.
+    # (ExceptionContext.cursor is never set in SQLAlchemy 2.0: the execution context has it.)
+    cursor = getattr(context.execution_context, "cursor", None)
+    if context.is_disconnect and getattr(cursor, "name", None):
+        cursor.connection.close()
+        cursor.close()
 
 
 def _begin_immediate(dbapi_connection, timeout: float = 10.0) -> None:
