@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -22,7 +23,7 @@ from sqlalchemy.orm import Session
 from ..extensions import db
 
 _immediate: ContextVar[bool] = ContextVar("immediate", default=False)
-#: Execution option of a connection that runs one read and nothing else (:func:`single_statement`).
+#: Execution option of a connection whose reads need no transaction (:func:`read_alone`, SQLite).
 SINGLE_STATEMENT = "solitaire_single_statement"
 _sqlite_writer = threading.Lock()
 
@@ -95,16 +96,29 @@ def _begin_immediate(dbapi_connection, timeout: float = 10.0) -> None:
         dbapi_connection.execute("PRAGMA busy_timeout = 10000")
 
 
-def single_statement(connection: Connection) -> Connection:
-    """Mark ``connection`` as running one read and nothing else: it needs no transaction.
+@contextmanager
+def read_alone(engine: Engine | None = None) -> Iterator[Connection]:
+    """A pooled connection whose reads need no transaction: each statement is its own snapshot.
 
-    A statement alone reads one snapshot. On SQLite the BEGIN was a second trip through
-    SQLAlchemy's execute path; on PostgreSQL (autocommit) BEGIN and ROLLBACK were two
-    round trips besides the query's.
+    SQLite: no BEGIN, a second trip through SQLAlchemy's execute path. PostgreSQL: the
+    driver in autocommit, so no BEGIN and ROLLBACK round trips around a SELECT. The switch
+    is the driver's own attribute, set back before the pool gets the connection again (an
+    action's ``SELECT … FOR UPDATE`` needs a transaction): SQLAlchemy's isolation-level
+    option did the same for more CPU than the switch itself (its checks, then its reset
+    at checkin).
     """
-    if is_sqlite():
-        return connection.execution_options(**{SINGLE_STATEMENT: True})
-    return connection.execution_options(isolation_level="AUTOCOMMIT")
+    engine = engine or db.engine
+    with engine.connect() as connection:
+        if engine.dialect.name != "postgresql":
+            yield connection.execution_options(**{SINGLE_STATEMENT: True})
+            return
+        driver = connection.connection.dbapi_connection
+        driver.autocommit = True
+        try:
+            yield connection
+        finally:
+            if not driver.closed:  # a dead connection is closed and invalidated: the pool drops it
+                driver.autocommit = False
 
 
 def is_sqlite() -> bool:

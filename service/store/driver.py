@@ -12,7 +12,7 @@ and error handling are SQLAlchemy's, and its ``before_cursor_execute`` and
 ``after_cursor_execute`` listeners see each statement (tracing, the tests' statement
 counts), without the power to rewrite it. It begins no transaction of its own: a read
 runs in whatever the connection is in (autocommit for a read alone, see
-``db.single_statement``), and a write refuses to run outside a begun one.
+``db.read_alone``), and a write refuses to run outside a begun one.
 
 What the plan cannot carry is refused when the statement is first compiled: columns
 with Python-side defaults, expanding (``IN``) or literal-execute parameters, and bind

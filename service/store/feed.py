@@ -30,7 +30,7 @@ from sqlalchemy import Interval, bindparam, func, select, tuple_
 from sqlalchemy.engine import Connection, Engine
 
 from ..extensions import db
-from .db import on_live_connection
+from .db import on_live_connection, read_alone
 from .driver import DriverStatement
 from .models import WON, ActionRow, GameRow, PlayerRow
 
@@ -52,28 +52,15 @@ FEED_COLUMNS = (_G.id, _G.code, _G.draw, _G.player_id, _PLAYERS.c.name, _G.score
 REPRESENTATION = "2"
 
 
-def read_connection(engine: Engine | None = None) -> Connection:
-    """A pooled connection for one-statement reads, outside the ORM session.
-
-    On PostgreSQL in autocommit: no BEGIN and ROLLBACK round trips around a SELECT
-    that is its own snapshot anyway. A view checks out one for all its reads: each
-    checkout costs the pool's ping, a round trip of its own.
-    """
-    engine = engine or db.engine
-    if engine.dialect.name == "postgresql":
-        return engine.connect().execution_options(isolation_level="AUTOCOMMIT")
-    return engine.connect()
-
-
 def on_a_read_connection(work):
-    """``work(connection)`` on a :func:`read_connection`; once more on a fresh one if that one was dead.
+    """``work(connection)`` on a :func:`~.db.read_alone` connection; again on a fresh one if that one was dead.
 
     The pool pings nothing (create_app): a connection the server dropped fails at its
     first statement, as in ``db.on_live_connection``. The reads of a board or a feed
     page write nothing, so the whole block may run again.
     """
     def attempt():
-        with read_connection() as connection:
+        with read_alone() as connection:
             return work(connection)
 
     return on_live_connection(attempt, start_again=_each_attempt_checks_out_its_own)

@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 from ..engine import Game
 from ..extensions import db
 from . import stats
-from .db import first_statement_on, on_live_connection, single_statement, write_transaction
+from .db import first_statement_on, on_live_connection, read_alone, write_transaction
 from .driver import DriverStatement
 from .feed import finished_line
 from .models import ActionRow, GameRow
@@ -115,8 +115,8 @@ def read_game_alone(game_id: str) -> GameRecord | None:
     SQLite this connection would wait for the write lock that transaction holds.
     """
     def first_row():
-        with db.engine.connect() as connection:
-            return _READ_GAME.first(single_statement(connection), {"game": game_id})
+        with read_alone() as connection:
+            return _READ_GAME.first(connection, {"game": game_id})
 
     return _selected(on_live_connection(first_row))
 

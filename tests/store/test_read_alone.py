@@ -1,4 +1,4 @@
-"""A game read alone (GET /v1/games/{id}, /legal-moves) runs without a transaction.
+"""A read alone (a game, its legal moves, a board, a feed page) runs without a transaction.
 
 The pool must get its connection back as it was: on PostgreSQL the read runs in
 autocommit, and a pooled connection left so would run an action's ``SELECT … FOR
@@ -18,8 +18,9 @@ from tests.api.helpers import act, new_game
 
 def test_a_read_alone_gives_back_a_connection_that_begins_transactions(app, client):
     game, headers = new_game(client)
-    for path in ("", "/legal-moves"):
-        assert client.get(f"/v1/games/{game['id']}{path}").status_code == 200
+    for path in (f"/v1/games/{game['id']}", f"/v1/games/{game['id']}/legal-moves", "/v1/leaderboard",
+                 f"/v1/deals/{game['code']}/leaderboard", "/v1/games/finished"):
+        assert client.get(path).status_code == 200
     with app.app_context(), ExitStack() as stack:
         # More connections than the test client's sequential requests ever put in the pool: every pooled one.
         connections = [stack.enter_context(db.engine.connect()) for _ in range(3)]
