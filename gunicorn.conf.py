@@ -8,7 +8,8 @@ stalled socket never holds one of these threads.
 import os
 
 bind = os.environ.get("BIND", f"127.0.0.1:{os.environ.get('PORT', '8000')}")
-worker_class = "gthread"
+# gthread, answering the requests gunicorn refuses itself (too long, malformed) in problem+json.
+worker_class = "service.serving.ProblemThreadWorker"
 workers = int(os.environ.get("WEB_WORKERS", "2"))
 threads = int(os.environ.get("WEB_THREADS", "4"))
 keepalive = 5

@@ -137,7 +137,7 @@ def problem_documents(settings: StackSettings) -> dict[int, dict[str, str]]:
     sys.path.insert(0, str(ROOT))
     from service import i18n
     from service.api.auth import CREDENTIAL_PARAMS
-    from service.api.problems import problem_title, problem_type
+    from service.api.problem_schemas import problem_document
     from service.codes import STATUS
 
     documents: dict[int | str, dict[str, str]] = {}
@@ -148,9 +148,7 @@ def problem_documents(settings: StackSettings) -> dict[int, dict[str, str]]:
         assert not isinstance(status, int) or STATUS[code] == status, (code, status)
         params = params_of(settings)
         documents[status] = {
-            lang: json.dumps({"type": problem_type(code), "title": problem_title(code), "status": STATUS[code],
-                              "detail": i18n.message(code, params, lang), "code": code, "params": params},
-                             ensure_ascii=False).replace(_PARAM, "${token_param}")
+            lang: json.dumps(problem_document(code, params, lang), ensure_ascii=False).replace(_PARAM, "${token_param}")
             for lang in i18n.LANGUAGES
         }
     documents["token_pattern"] = "(?:^|&)(" + "|".join(sorted(CREDENTIAL_PARAMS)) + ")(?:=|&|$)"

@@ -17,7 +17,7 @@ from ..engine import NotationError, Rejection
 from ..store.db import database_unavailable
 from . import jsonin
 from .contract import ContractPlugin, ref_attribute, register_components
-from .problem_schemas import PROBLEM_MEDIA_TYPE, problem_schema_ref, problem_type
+from .problem_schemas import PROBLEM_MEDIA_TYPE, problem_document, problem_schema_ref
 
 log = logging.getLogger(__name__)
 
@@ -46,24 +46,11 @@ class ApiProblem(Exception):
         self.headers = headers or {}
 
 
-def problem_title(code: str) -> str:
-    return code.replace("_", " ").capitalize()
-
-
 def problem_body(code: str, params: dict | None = None, errors: dict | None = None,
                  lang: str | None = None) -> tuple[dict, str]:
     """The problem document for ``code`` and the language its detail is written in."""
     lang = lang or i18n.negotiate(request.headers.get("Accept-Language"))
-    params = params or {}
-    body = {
-        "type": problem_type(code),
-        "title": problem_title(code),
-        "status": STATUS[code],
-        "detail": i18n.message(code, params, lang),
-        "code": code,
-        "params": params,
-        "instance": request.path,
-    }
+    body = {**problem_document(code, params or {}, lang), "instance": request.path}
     if errors is not None:
         body["errors"] = errors
     return body, lang

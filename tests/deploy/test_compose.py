@@ -90,7 +90,7 @@ def test_dockerfile_serves_the_app_factory_with_the_gunicorn_config():
 def test_gunicorn_config_uses_threads_and_no_control_socket():
     settings: dict = {}
     exec((ROOT / "gunicorn.conf.py").read_text(), settings)
-    assert settings["worker_class"] == "gthread"
+    assert settings["worker_class"] == "service.serving.ProblemThreadWorker"  # gthread, problem+json refusals
     assert settings["control_socket_disable"] is True
     assert settings["workers"] >= 2 and settings["threads"] >= 2
 

@@ -1,0 +1,117 @@
+"""gunicorn, as ``make serve`` runs it, answers the requests it refuses itself in problem+json.
+
+A request line over 8 KB, a header over 8 KB, too many headers or a malformed request
+never reach the app: gunicorn answers them. These go to a real gunicorn started from
+gunicorn.conf.py, over raw sockets (http.client would refuse to send some of them).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from service.serving import problem_answer
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _exchange(port: int, raw: bytes) -> tuple[int, dict, bytes]:
+    """Send ``raw``, read the answer to the end (gunicorn closes after a refusal)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(raw)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in lines)}
+    return int(status_line.split()[1]), headers, body
+
+
+@pytest.fixture(scope="module")
+def gunicorn(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("serving")
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{directory / 'serving.db'}", "BIND": f"127.0.0.1:{port}",
+           "WEB_WORKERS": "1", "WEB_THREADS": "2"}
+    log = directory / "gunicorn.log"
+    with open(log, "w") as output:
+        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "service:create_app()"],
+                                   cwd=ROOT, env=env, stdout=output, stderr=output, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert process.poll() is None, log.read_text()[-3000:]
+            with contextlib.suppress(OSError):
+                if _exchange(port, b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")[0] == 200:
+                    break
+            assert time.monotonic() < deadline, log.read_text()[-3000:]
+            time.sleep(0.1)
+        yield port, log
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+def _problem(body: bytes) -> dict:
+    document = json.loads(body)
+    assert set(document) == {"type", "title", "status", "detail", "code", "params"}
+    assert document["type"] == f"/v1/rules/{document['code']}"
+    return document
+
+
+@pytest.mark.parametrize("raw, status, code, params", [
+    (b"GET /v1/games/" + b"a" * 9000 + b" HTTP/1.1\r\nHost: t\r\n\r\n", 414, "URI_TOO_LONG", {"limit": 8190}),
+    (b"GET /healthz HTTP/1.1\r\nHost: t\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n", 431, "HEADERS_TOO_LARGE",
+     {"limit": 8190}),
+    (b"GET /healthz HTTP/1.1\r\nHost: t\r\n" + b"".join(b"X-%d: 1\r\n" % n for n in range(4100)) + b"\r\n", 431,
+     "HEADERS_TOO_LARGE", {"limit": 8190}),
+    (b"GET /healthz HTTP/9.9\r\nHost: t\r\n\r\n", 400, "INVALID_REQUEST", {}),
+    (b"GET /healthz HTTP/1.1\r\nHost: t\r\nBad Name: 1\r\n\r\n", 400, "INVALID_REQUEST", {}),
+    (b"G@T /healthz HTTP/1.1\r\nHost: t\r\n\r\n", 400, "INVALID_REQUEST", {}),
+])
+def test_a_request_gunicorn_refuses_is_answered_in_problem_json(gunicorn, raw, status, code, params):
+    port, log = gunicorn
+    got_status, headers, body = _exchange(port, raw)
+    assert got_status == status, body[:300]
+    assert headers["content-type"] == "application/problem+json"
+    assert headers["content-language"] == "en" and headers["cache-control"] == "no-store"
+    assert int(headers["content-length"]) == len(body)
+    document = _problem(body)
+    assert (document["status"], document["code"], document["params"]) == (status, code, params)
+    assert document["detail"] and "<html" not in body.decode()
+
+
+def test_gunicorn_still_logs_its_refusals_and_serves_the_next_request(gunicorn):
+    port, log = gunicorn
+    assert _exchange(port, b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: t\r\n\r\n")[0] == 414
+    assert _exchange(port, b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")[0] == 200
+    deadline = time.monotonic() + 5
+    while "Invalid request from ip=127.0.0.1" not in log.read_text():
+        assert time.monotonic() < deadline, log.read_text()[-2000:]
+        time.sleep(0.05)
+
+
+def test_the_answer_of_an_unknown_status_is_a_malformed_request():
+    class Settings:
+        limit_request_line = 100
+        limit_request_field_size = 200
+
+    head, _, body = problem_answer(Settings, 417).partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 Bad Request\r\n")
+    assert _problem(body)["code"] == "INVALID_REQUEST"
+    assert _problem(problem_answer(Settings, 414).partition(b"\r\n\r\n")[2])["params"] == {"limit": 100}
