@@ -7,9 +7,26 @@ stalled socket never holds one of these threads.
 
 import os
 
+from gunicorn.workers.gthread import ThreadWorker
+
 bind = os.environ.get("BIND", f"127.0.0.1:{os.environ.get('PORT', '8000')}")
-# gthread, answering the requests gunicorn refuses itself (too long, malformed) in problem+json.
-worker_class = "service.serving.ProblemThreadWorker"
+
+
+class ProblemThreadWorker(ThreadWorker):
+    """gthread, answering the requests gunicorn refuses itself (too long, malformed) in problem+json.
+
+    Defined here, not in the service package: the master loads the worker class, and it
+    must not import the app (workers load it; a HUP then serves new code).
+    """
+
+    def init_process(self) -> None:
+        from service.serving import answer_refusals_in_problem_json
+
+        answer_refusals_in_problem_json(self.cfg)
+        super().init_process()
+
+
+worker_class = ProblemThreadWorker
 workers = int(os.environ.get("WEB_WORKERS", "2"))
 threads = int(os.environ.get("WEB_THREADS", "4"))
 keepalive = 5

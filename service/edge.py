@@ -94,7 +94,7 @@ def _edge_headers(response):
     if credentials or "Cache-Control" not in headers or response.status_code >= 400:
         headers["Cache-Control"] = cache_control(response.status_code, method, credentials,
                                                  headers.get("ETag"), request.blueprint, current_app.config)
-    if response.mimetype == "text/html":
+    if (response.mimetype or "").lower() == "text/html":  # Werkzeug keeps the header's case
         headers["Content-Security-Policy"] = _page_csp(response)
         headers["X-Frame-Options"] = "DENY"
         headers["Cross-Origin-Opener-Policy"] = "same-origin"

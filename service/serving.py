@@ -1,15 +1,18 @@
-"""gunicorn's gthread worker, answering in problem+json the requests gunicorn refuses itself.
+"""gunicorn's own refusals answered in problem+json, as the app answers every error.
 
 gunicorn refuses some requests before the app sees them: a request line over
-``limit_request_line`` (414), a header over ``limit_request_field_size`` or too many
-headers (431), a malformed request line, header or chunk (400). Its answer is an HTML
-page; a client of this API reads problem+json with a stable ``code`` on every error,
-as nginx sends for the same refusals in production (deploy/stack.py). gunicorn.conf.py
-names this worker, so ``make serve`` answers them as the app would.
+``limit_request_line`` (414), a header over ``limit_request_field_size`` (431), a
+malformed request line or header (400). Its answer is an HTML page; a client of this
+API reads problem+json with a stable ``code`` on every error, as nginx sends for the
+same refusals in production (deploy/stack.py). gunicorn.conf.py's worker calls
+:func:`answer_refusals_in_problem_json` in each worker process, so ``make serve``
+answers them as the app would.
 
-gunicorn keeps its own decisions (which status, its warning and access log lines);
-only the page it writes is replaced, through the one function it writes with, in the
-worker process alone.
+gunicorn keeps its warning and access log lines (they show its own status); only the
+page it writes is replaced, through the one function it writes with. A refusal without
+a code of its own here (too many header fields, a transfer coding or an expectation
+gunicorn does not support, a refused PROXY line) is 400 ``INVALID_REQUEST``, as nginx's
+411, 501 and 505 are.
 """
 
 from __future__ import annotations
@@ -19,29 +22,26 @@ import json
 from http import HTTPStatus
 
 from gunicorn import util
-from gunicorn.workers.gthread import ThreadWorker
 
 from . import i18n
 from .api.problem_schemas import PROBLEM_MEDIA_TYPE, problem_document
 
-#: gunicorn's status of a refusal, and the code and params of the answer (from its settings).
-_CODES = {
-    414: ("URI_TOO_LONG", lambda cfg: {"limit": cfg.limit_request_line}),
-    431: ("HEADERS_TOO_LARGE", lambda cfg: {"limit": cfg.limit_request_field_size}),
-    403: ("FORBIDDEN", lambda cfg: {}),
-    500: ("INTERNAL_ERROR", lambda cfg: {}),
-}
-#: Every other refusal (a malformed request; 501 and 417 included, as nginx's become 400).
-_MALFORMED = ("INVALID_REQUEST", lambda cfg: {})
+#: A byte limit of gunicorn's: its code, and the setting the answer's ``limit`` is.
+_LIMITS = {414: ("URI_TOO_LONG", "limit_request_line"), 431: ("HEADERS_TOO_LARGE", "limit_request_field_size")}
 
 
-def problem_answer(cfg, status: int) -> bytes:
-    """The whole HTTP answer to a request gunicorn refused with ``status``, in English.
+def problem_answer(cfg, status: int, mesg: str = "") -> bytes:
+    """The whole HTTP answer to a request gunicorn refused with ``status`` (``mesg``: its reason), in English.
 
     The request's headers were not read (or not all): its Accept-Language is unknown.
     """
-    code, params_of = _CODES.get(status, _MALFORMED)
-    document = problem_document(code, params_of(cfg), i18n.DEFAULT_LANGUAGE)
+    code, params = "INVALID_REQUEST", {}
+    if status == 414 or (status == 431 and "fields size" in mesg):  # 431 is also gunicorn's count of fields
+        code, setting = _LIMITS[status]
+        params = {"limit": getattr(cfg, setting)}
+    elif status == 500:  # not the client's fault (its 501 is a transfer coding it does not support)
+        code = "INTERNAL_ERROR"
+    document = problem_document(code, params, i18n.DEFAULT_LANGUAGE)
     body = json.dumps(document, ensure_ascii=False).encode()
     status = document["status"]
     head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n"
@@ -56,13 +56,10 @@ def problem_answer(cfg, status: int) -> bytes:
 
 
 def _write_problem(cfg, sock, status_int: int, reason: str, mesg: str) -> None:
-    # gunicorn's util.write_error(sock, status_int, reason, mesg); its mesg is for its log.
-    util.write_nonblock(sock, problem_answer(cfg, status_int))
+    # In place of gunicorn's util.write_error(sock, status_int, reason, mesg).
+    util.write_nonblock(sock, problem_answer(cfg, status_int, mesg))
 
 
-class ProblemThreadWorker(ThreadWorker):
-    """gunicorn's ``gthread`` worker whose own refusals are problem+json."""
-
-    def init_process(self) -> None:
-        util.write_error = functools.partial(_write_problem, self.cfg)
-        super().init_process()
+def answer_refusals_in_problem_json(cfg) -> None:
+    """In a worker process: gunicorn writes its refusals with :func:`problem_answer` from now on."""
+    util.write_error = functools.partial(_write_problem, cfg)
