@@ -29,9 +29,9 @@ _sqlite_writer = threading.Lock()
 
 
 def configure_engine(engine: Engine) -> None:
-    """Install the SQLite pragmas and the BEGIN handling, or PostgreSQL's dead-cursor cleanup."""
+    """Install the SQLite pragmas and the BEGIN handling, or PostgreSQL's handling of a dead connection."""
     if engine.dialect.name == "postgresql":
-        event.listen(engine, "handle_error", _close_server_cursor_of_dead_connection)
+        event.listen(engine, "handle_error", _on_postgresql_error)
     if engine.dialect.name != "sqlite":
         return
 
@@ -61,11 +61,22 @@ def configure_engine(engine: Engine) -> None:
             connection.exec_driver_sql("BEGIN")
 
 
-def _close_server_cursor_of_dead_connection(context) -> None:
-    # A server-side cursor (a stream's) whose DECLARE met a dropped connection cannot send its
-    # CLOSE, and SQLAlchemy leaves it open on a disconnect: psycopg would warn when it is
-    # collected. The connection is invalidated anyway; closed first, it lets the cursor close.
-    # (ExceptionContext.cursor is never set in SQLAlchemy 2.0: the execution context has it.)
+#: What psycopg raises when the socket hangs up before it has read why (a server that ended
+#: the session): it does not mark the connection broken then.
+_SOCKET_CLOSED = "connection socket closed"
+
+
+def _on_postgresql_error(context) -> None:
+    """A dead connection is a disconnect, and its stream's server-side cursor is closed."""
+    # SQLAlchemy's psycopg dialect asks only whether psycopg marked the connection closed or
+    # broken. A hung-up socket is as dead, but unmarked: the failed first statement was not
+    # run again (on_live_connection), and the ROLLBACK sent on it failed in its turn.
+    if not context.is_disconnect and _SOCKET_CLOSED in str(context.original_exception):
+        context.is_disconnect = True
+    # A server-side cursor whose DECLARE met the dead connection cannot send its CLOSE, and
+    # SQLAlchemy leaves it open on a disconnect: psycopg would warn when it is collected. The
+    # connection is invalidated anyway; closed first, it lets the cursor close.
+    # (ExceptionContext.cursor is never set in SQLAlchemy 2.1: the execution context has it.)
     cursor = getattr(context.execution_context, "cursor", None)
     if context.is_disconnect and getattr(cursor, "name", None):
         cursor.connection.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import json
 
+import psycopg
 import pytest
 import sqlalchemy as sa
 
@@ -62,3 +63,44 @@ def test_a_stream_after_the_connections_dropped_runs_to_its_end(client, drop_con
         assert json.loads(lines[-1]) == {"resume": None, "count": 0, "more": False}
     assert client.get(f"/v1/games/{game['id']}").status_code == 200
     gc.collect()  # a cursor left open would warn here, in this test
+
+
+@pytest.fixture
+def hang_up_once(monkeypatch):
+    """Make the next statement sent (a query, a stream's DECLARE) fail as a hung-up socket does.
+
+    psycopg raises "connection socket closed" when the socket of a session the server ended
+    hangs up before it reads why, and leaves the connection unmarked: a race, rare in a test,
+    that CI met once. Here it happens on purpose, on a connection the test also drops.
+    """
+    armed = []
+    real_wait = psycopg.Connection.wait
+
+    def wait(self, gen, *args, **kwargs):
+        if armed and getattr(gen, "__name__", "") in ("_execute_gen", "_declare_gen"):
+            armed.clear()
+            gen.close()
+            raise psycopg.OperationalError("connection socket closed")
+        return real_wait(self, gen, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Connection, "wait", wait)
+    return lambda: armed.append(True)
+
+
+def test_a_hung_up_socket_under_the_first_statement_is_a_dead_connection(client, drop_connections, hang_up_once):
+    game = client.post("/v1/games", json={"draw": 1}).get_json()
+    auth = {"Authorization": f"Bearer {game['token']}"}
+    requests = [
+        lambda: client.get(f"/v1/games/{game['id']}"),
+        lambda: client.post(f"/v1/games/{game['id']}/draw", headers=auth),
+        lambda: client.get("/v1/leaderboard"),
+        lambda: client.get("/v1/games/finished", headers={"Accept": "application/x-ndjson"}),
+    ]
+    for send in requests:
+        assert drop_connections() >= 1
+        hang_up_once()
+        response = send()
+        response.get_data()  # a stream's first statement runs here
+        assert response.status_code == 200, response.get_data(as_text=True)[:300]
+    assert client.get(f"/v1/games/{game['id']}").get_json()["version"] == 1
+    gc.collect()  # no server-side cursor left open
