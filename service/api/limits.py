@@ -39,7 +39,7 @@ from flask_limiter import ApplicationLimit, HeaderNames, Limit, Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
 from limits.storage import MemoryStorage
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from .auth import presented_token
 
@@ -157,7 +157,13 @@ def _cap_streamed_body() -> None:
         return
     raw, chunks, size = environ["wsgi.input"], [], 0
     while size <= limit:
-        chunk = raw.read(limit + 1 - size)
+        try:
+            chunk = raw.read(limit + 1 - size)
+        except Exception as error:
+            # The server de-chunks as it reads, and raises its own errors for a malformed
+            # chunked body (gunicorn's InvalidChunkSize, ChunkMissingTerminator, …): the
+            # client's fault, 400, not a 500 of ours.
+            raise BadRequest() from error
         if not chunk:
             break
         chunks.append(chunk)

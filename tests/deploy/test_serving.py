@@ -97,6 +97,17 @@ def test_a_request_gunicorn_refuses_is_answered_in_problem_json(gunicorn, raw, s
     assert document["detail"] and "<html" not in body.decode()
 
 
+def test_a_malformed_chunked_body_met_by_the_app_is_400(gunicorn):
+    # gunicorn reads the chunks as the app reads the body: the app answers, not gunicorn.
+    port, _ = gunicorn
+    request = (b"POST /v1/games HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+               b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
+    status, headers, body = _exchange(port, request)
+    assert status == 400, body[:300]
+    assert headers["content-type"] == "application/problem+json"
+    assert json.loads(body)["code"] == "INVALID_REQUEST"
+
+
 def test_gunicorn_still_logs_its_refusals_and_serves_the_next_request(gunicorn):
     port, log = gunicorn
     logged = len(log.read_text())

@@ -169,6 +169,24 @@ def test_chunked_body_without_length_is_limited_too(client):
     assert response.status_code in (200, 422), response.get_data(as_text=True)
 
 
+def test_a_malformed_chunked_body_is_400_and_changes_nothing(client):
+    # gunicorn de-chunks as the app reads, and raises its own error for a malformed chunk.
+    from gunicorn.http.errors import InvalidChunkSize
+
+    class MalformedChunks(io.BytesIO):
+        def read(self, size=-1):
+            raise InvalidChunkSize(b"zz")
+
+    game, auth = _game(client)
+    response = client.post(f"/v1/games/{game['id']}/draw", input_stream=MalformedChunks(b"zz\r\n"),
+                           environ_base={"wsgi.input_terminated": True},
+                           headers={**auth, "Content-Type": "application/json", "Transfer-Encoding": "chunked"})
+    assert response.status_code == 400, response.get_data(as_text=True)
+    assert response.mimetype == "application/problem+json"
+    assert response.get_json()["code"] == "INVALID_REQUEST"
+    assert client.get(f"/v1/games/{game['id']}").get_json()["version"] == 0
+
+
 def test_body_just_under_the_limit_is_read(client):
     game, auth = _game(client)
     body = b'{"from": "t1", "to": "t2", "card": "' + b"x" * (LIMIT_BYTES - 60) + b'"}'
