@@ -26,9 +26,6 @@ from gunicorn import util
 from . import i18n
 from .api.problem_schemas import PROBLEM_MEDIA_TYPE, problem_document
 
-#: A byte limit of gunicorn's: its code, and the setting the answer's ``limit`` is.
-_LIMITS = {414: ("URI_TOO_LONG", "limit_request_line"), 431: ("HEADERS_TOO_LARGE", "limit_request_field_size")}
-
 
 def problem_answer(cfg, status: int, mesg: str = "") -> bytes:
     """The whole HTTP answer to a request gunicorn refused with ``status`` (``mesg``: its reason), in English.
@@ -36,15 +33,16 @@ def problem_answer(cfg, status: int, mesg: str = "") -> bytes:
     The request's headers were not read (or not all): its Accept-Language is unknown.
     """
     code, params = "INVALID_REQUEST", {}
-    if status == 414 or (status == 431 and "fields size" in mesg):  # 431 is also gunicorn's count of fields
-        code, setting = _LIMITS[status]
-        params = {"limit": getattr(cfg, setting)}
+    if status == 414:
+        code, params = "URI_TOO_LONG", {"limit": cfg.limit_request_line}
+    elif status == 431 and "fields size" in mesg:  # gunicorn's 431 is also its count of fields
+        code, params = "HEADERS_TOO_LARGE", {"limit": cfg.limit_request_field_size}
     elif status == 500:  # not the client's fault (its 501 is a transfer coding it does not support)
         code = "INTERNAL_ERROR"
     document = problem_document(code, params, i18n.DEFAULT_LANGUAGE)
     body = json.dumps(document, ensure_ascii=False).encode()
-    status = document["status"]
-    head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n"
+    answered = document["status"]  # 400 for the refusals without a code of their own
+    head = (f"HTTP/1.1 {answered} {HTTPStatus(answered).phrase}\r\n"
             "Connection: close\r\n"
             f"Content-Type: {PROBLEM_MEDIA_TYPE}\r\n"
             f"Content-Language: {i18n.DEFAULT_LANGUAGE}\r\n"

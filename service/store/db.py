@@ -108,7 +108,7 @@ def _begin_immediate(dbapi_connection, timeout: float = 10.0) -> None:
 
 
 @contextmanager
-def read_alone(engine: Engine | None = None) -> Iterator[Connection]:
+def read_alone() -> Iterator[Connection]:
     """A pooled connection whose reads need no transaction: each statement is its own snapshot.
 
     SQLite: no BEGIN, a second trip through SQLAlchemy's execute path. PostgreSQL: the
@@ -118,9 +118,8 @@ def read_alone(engine: Engine | None = None) -> Iterator[Connection]:
     option did the same for more CPU than the switch itself (its checks, then its reset
     at checkin).
     """
-    engine = engine or db.engine
-    with engine.connect() as connection:
-        if engine.dialect.name != "postgresql":
+    with db.engine.connect() as connection:
+        if is_sqlite():
             yield connection.execution_options(**{SINGLE_STATEMENT: True})
             return
         driver = connection.connection.dbapi_connection
