@@ -30,11 +30,12 @@ import api_load  # noqa: E402
 
 #: Layers by the file their code is in (as py-spy names it), most specific first.
 LAYERS = [
-    ("engine", ("service/engine/",)), ("service store", ("service/store/",)), ("service api", ("service/api/",)),
+    ("engine", ("service/engine/",)), ("service store", ("service/store/",)),
+    ("rate limits", ("service/api/limits", "limits/")), ("service api", ("service/api/",)),
     ("service other", ("service/",)), ("SQLAlchemy", ("sqlalchemy/", "flask_sqlalchemy/")),
     ("psycopg", ("psycopg",)), ("sqlite3", ("sqlite3/",)), ("JSON", ("json/", "orjson")),
     ("marshmallow + webargs + flask-smorest", ("marshmallow/", "webargs/", "flask_smorest/")),
-    ("Werkzeug", ("werkzeug/",)), ("Flask-Limiter", ("flask_limiter/", "limits/")), ("Flask", ("flask/",)),
+    ("Werkzeug", ("werkzeug/",)), ("Flask", ("flask/",)),
     ("gunicorn", ("gunicorn/",)),
 ]
 

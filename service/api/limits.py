@@ -1,7 +1,7 @@
-"""Rate limits (Flask-Limiter): per client address on every request, per token on actions.
+"""Rate limits (the ``limits`` library): per client address on every request, per token on actions.
 
 - ``RATELIMIT_DEFAULT`` (e.g. "600 per minute"): all requests of one address, every
-  endpoint counted together; the health probes are exempt.
+  endpoint counted together; the health probes (and requests no route matches) are exempt.
 - ``RATELIMIT_WRITE`` (e.g. "300 per minute"): the actions of one bearer token, all
   action endpoints counted together (keyed by the token's hash, never the token).
 - ``RATELIMIT_STORAGE_URI``: ``memory://`` by default, where each process counts
@@ -9,7 +9,8 @@
   ``RATELIMIT_PROCESSES`` (gunicorn.conf.py sets it to its worker count), so the
   server as a whole never lets more through than configured. ``redis://…`` shares
   the counters between every worker and instance: the limits hold as configured.
-  While that store is unreachable the limiter counts in memory and logs it.
+  While that store is unreachable each process counts its share in memory, logs it,
+  and tries the store again every :data:`STORE_RETRY_SECONDS`.
 - ``SOLVER_RATELIMIT`` (e.g. "10 per minute"): the requests that may run the solver
   (hints, ``{"winnable": true}`` deals), per address and per bearer token, each key
   counted once for both endpoints; a breach is 429 ``SOLVER_RATE_LIMITED``.
@@ -17,13 +18,19 @@
 
 Each named limit is one entry of :data:`LIMITS`; a new one is a setting, a line there and
 the views it limits (:func:`limit_views`). A request pays only for the limits of its view.
+Every window is a fixed window (limits' ``FixedWindowRateLimiter``).
+
+Why not Flask-Limiter: it resolved every request's limits through its generic machinery
+(decorated, blueprint, default, application and meta limits, exemption scopes), which
+measured about half the CPU of a leaderboard's 304; the three limits here are known
+when the app is built (README "Performance").
 
 Bodies are capped at ``MAX_CONTENT_LENGTH`` (413) with or without Content-Length.
 
 A breach is 429 problem+json ``RATE_LIMITED`` with ``params.retry_after`` and the
 same number of seconds in ``Retry-After``; every limited answer carries the
 ``X-RateLimit-Limit``/``-Remaining``/``-Reset`` headers of its view's own limit
-(write, solver) if it has one, else of the address limit.
+(write, solver) if one applied, else of the address limit.
 """
 
 from __future__ import annotations
@@ -31,21 +38,24 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
+import logging
 import math
+import threading
 import time
+from dataclasses import dataclass
 
-from flask import current_app, g, request
-from flask_limiter import ApplicationLimit, HeaderNames, Limit, Limiter
-from flask_limiter.util import get_remote_address
-from limits import parse_many
-from limits.storage import MemoryStorage
-from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
+from flask import current_app, request
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage, storage_from_string
+from limits.strategies import FixedWindowRateLimiter
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, TooManyRequests
 
 from .auth import presented_token
 
-_RESET_SECONDS = "X-RateLimit-Retry-After"
-_SOLVER_SCOPE = "solver-"
+log = logging.getLogger(__name__)
 
+#: how long a process counts in memory after its shared store failed, before trying it again
+STORE_RETRY_SECONDS = 5.0
 
 class SweepingMemoryStorage(MemoryStorage):
     """``memory://`` without a thread per hit: expired keys are swept inline, once a second.
@@ -71,10 +81,6 @@ class SweepingMemoryStorage(MemoryStorage):
 LIMITS = {"address": "RATELIMIT_DEFAULT", "write": "RATELIMIT_WRITE", "solver": "SOLVER_RATELIMIT"}
 
 
-def _shares_memory(config) -> bool:
-    return _storage_uri(config.get("RATELIMIT_STORAGE_URI")).startswith("solitaire-memory")
-
-
 @functools.lru_cache(maxsize=64)  # read on every request; the settings rarely change
 def process_share(limit: str, processes: int) -> str:
     """This process's share of ``limit`` when ``processes`` count apart, never below 1.
@@ -92,20 +98,13 @@ def process_share(limit: str, processes: int) -> str:
                     for item in parse_many(limit))
 
 
-def limit_value(name: str):
-    """The named limit of :data:`LIMITS` as Flask-Limiter reads it: per request, from the config."""
-    setting = LIMITS[name]
-
-    def value() -> str:
-        config = current_app.config
-        processes = config.get("RATELIMIT_PROCESSES", 1) if _shares_memory(config) else 1
-        return process_share(config[setting], processes)
-
-    return value
+@functools.lru_cache(maxsize=64)
+def _items(limit: str) -> tuple[RateLimitItem, ...]:
+    return tuple(parse_many(limit))
 
 
 def _address() -> str:
-    return get_remote_address() or "unknown"
+    return request.remote_addr or "unknown"
 
 
 def client_address() -> str:
@@ -122,22 +121,97 @@ def _token_key() -> str:
     return "address:" + _address()
 
 
-def _is_probe() -> bool:
-    return request.blueprint == "probes"
+@dataclass(frozen=True, slots=True)
+class _Hit:
+    """One window a request counted in: what its X-RateLimit-* headers describe."""
+
+    counter: FixedWindowRateLimiter
+    item: RateLimitItem
+    identifiers: tuple[str, ...]
 
 
-def _on_breach(limit) -> None:
-    # Seconds until the window resets, rounded up so that retrying then succeeds.
-    g.rate_limit_retry_after = max(1, math.ceil(limit.reset_at - time.time()))
-    if _SOLVER_SCOPE in limit.key:
-        g.rate_limit_code = "SOLVER_RATE_LIMITED"
+class RateLimited(TooManyRequests):
+    """429: a limit of this request is spent (``Retry-After`` says for how long)."""
+
+    def __init__(self, problem_code: str, retry_after: int) -> None:
+        super().__init__(retry_after=retry_after)
+        self.problem_code = problem_code
 
 
-def _drop_reset_seconds(response):
-    # Flask-Limiter writes the seconds to its window's reset on every answer; under its
-    # own name (see init_limits) so that it never overwrites a 503's Retry-After. Only a
-    # 429 needs them, and problems.py sends them there as Retry-After.
-    response.headers.pop(_RESET_SECONDS, None)
+_HIT = "solitaire.rate_limit"  # per request: in its environ (g is shared by a test's app context)
+
+
+class RateLimits:
+    """The app's rate limits: counts each request in the windows of the limits it is subject to."""
+
+    def __init__(self, config, clock=time.monotonic) -> None:
+        uri = _storage_uri(config.get("RATELIMIT_STORAGE_URI"))
+        self._in_memory = uri.startswith("solitaire-memory")
+        # A shared store that stops answering must not stop the game: count in memory meanwhile.
+        storage = storage_from_string(uri, **({} if self._in_memory else _STORE_TIMEOUTS))
+        self._store = FixedWindowRateLimiter(storage)
+        # In memory each process counts its share (RATELIMIT_PROCESSES): by design, or while the store fails.
+        self._memory = self._store if self._in_memory else FixedWindowRateLimiter(SweepingMemoryStorage())
+        self._clock = clock
+        self._store_retry_at = 0.0  # on the clock; after a failure the store is left alone until then
+        self._lock = threading.Lock()
+        self._prefix = config.get("RATELIMIT_KEY_PREFIX") or "solitaire"
+
+    def count(self, name: str, scope: str, key: str) -> _Hit | None:
+        """Count this request in the windows of the named limit; 429 when one is spent.
+
+        The first window of a limit with several (``"10/second;100/minute"``), or the
+        one spent, is what the answer's headers describe.
+        """
+        identifiers = (self._prefix, key, scope)
+        if not self._in_memory and self._clock() >= self._store_retry_at:
+            try:
+                return self._count(self._store, name, identifiers, processes=1)
+            except RateLimited:
+                raise
+            except Exception:  # the store's client raises its own errors (redis.ConnectionError, timeouts, …)
+                with self._lock:
+                    if self._clock() >= self._store_retry_at:
+                        log.warning("rate-limit store unreachable: counting in memory for %.0f s",
+                                    STORE_RETRY_SECONDS)
+                    self._store_retry_at = self._clock() + STORE_RETRY_SECONDS
+        return self._count(self._memory, name, identifiers, current_app.config.get("RATELIMIT_PROCESSES", 1))
+
+    def _count(self, counter: FixedWindowRateLimiter, name: str, identifiers: tuple[str, ...],
+               processes: int) -> _Hit | None:
+        first = None
+        for item in _items(process_share(current_app.config[LIMITS[name]], processes)):
+            hit = _Hit(counter, item, identifiers)
+            if not counter.hit(item, *identifiers):
+                request.environ[_HIT] = hit
+                window = _window(hit)
+                seconds = 1 if window is None else max(1, math.ceil(window.reset_time - time.time()))
+                raise RateLimited("SOLVER_RATE_LIMITED" if name == "solver" else "RATE_LIMITED", seconds)
+            first = first or hit
+        return first
+
+
+def _window(hit: _Hit):
+    try:
+        return hit.counter.get_window_stats(hit.item, *hit.identifiers)
+    except Exception:  # the store failed since the hit: the answer goes without the headers
+        log.warning("rate-limit store unreachable while reading a window", exc_info=True)
+        return None
+
+
+def _check_address_limit() -> None:
+    if request.url_rule is None or request.blueprint == "probes":
+        return  # nothing routed (404/405) or a health probe
+    request.environ[_HIT] = current_app.extensions["rate_limits"].count("address", "address", _address())
+
+
+def _limit_headers(response):
+    hit = request.environ.get(_HIT)
+    window = _window(hit) if hit is not None else None
+    if window is not None:
+        response.headers["X-RateLimit-Limit"] = str(hit.item.amount)
+        response.headers["X-RateLimit-Remaining"] = str(window.remaining)
+        response.headers["X-RateLimit-Reset"] = str(int(window.reset_time + 1))
     return response
 
 
@@ -182,87 +256,56 @@ def _storage_uri(uri: str | None) -> str:
     return uri
 
 
-def init_limits(app) -> Limiter:
-    """Bind a limiter to ``app`` (one per app, so that test apps never share counters).
+def init_limits(app) -> RateLimits | None:
+    """Count every routed request against its address's limit, and describe a limit in every answer.
 
     Here only the address limit, which every request pays for; :func:`limit_views`
     adds the others to the views they concern once those are registered.
     """
     app.before_request(_cap_streamed_body)  # the body limit holds with rate limits off too
-    config = app.config
-    limiter = Limiter(
-        key_func=_address,
-        application_limits=[ApplicationLimit(limit_value("address"), key_function=_address, scope="address",
-                                             exempt_when=_is_probe)],
-        # RATELIMIT_DEFAULT is ours (the address limit above); with no default limits of its
-        # own, Flask-Limiter would read it as one, per endpoint. This one is empty.
-        default_limits=[Limit("")],
-        storage_uri=_storage_uri(config.get("RATELIMIT_STORAGE_URI")),
-        # A shared store that stops answering must not stop the game: count in memory meanwhile.
-        storage_options=_STORE_TIMEOUTS if not _shares_memory(config) else {},
-        in_memory_fallback_enabled=not _shares_memory(config),
-        swallow_errors=True,
-        headers_enabled=True,
-        header_name_mapping={HeaderNames.RETRY_AFTER: _RESET_SECONDS},
-        on_breach=_on_breach,
-        key_prefix=config.get("RATELIMIT_KEY_PREFIX") or "solitaire",
-    )
-    app.extensions["rate_limiter"] = limiter
-    if not config.setdefault("RATELIMIT_ENABLED", True):  # as Flask-Limiter's init_app reads it
-        limiter.init_app(app)
-        return limiter  # no limits, no headers of them: none of the hooks below has work to do
-    app.after_request(_drop_reset_seconds)  # registered first, so it runs after the limiter's
-    limiter.init_app(app)
-    # Registered after the limiter's hooks: the first runs after its check, the second before its headers.
-    app.before_request(_remember_address_limit)
-    app.after_request(_headers_of_the_address_limit_at_least)
-    return limiter
-
-
-_ADDRESS_LIMIT = "solitaire.address_rate_limit"  # per request: in its environ, not in g (app-context wide)
-
-
-def _remember_address_limit() -> None:
-    request.environ[_ADDRESS_LIMIT] = current_app.extensions["rate_limiter"].current_limit
-
-
-def _headers_of_the_address_limit_at_least(response):
-    # A view whose own limits were all exempt for this request (a create that runs no
-    # solver) leaves Flask-Limiter with no limit to describe: it clears the address
-    # limit's, and the answer would carry no X-RateLimit-* headers.
-    limiter = current_app.extensions["rate_limiter"]
-    address_limit = request.environ.get(_ADDRESS_LIMIT)
-    if limiter.current_limit is None and address_limit is not None:
-        limiter.context.view_rate_limit = address_limit
-    return response
+    if not app.config.setdefault("RATELIMIT_ENABLED", True):
+        return None  # no limits, no headers of them
+    limits = app.extensions["rate_limits"] = RateLimits(app.config)
+    app.before_request(_check_address_limit)
+    app.after_request(_limit_headers)
+    return limits
 
 
 def limit_views(app) -> None:
     """Put the write limit on the action views and the solver limit on the solver requests' views.
 
-    As limits of those views only (Flask-Limiter's route limits), not as default limits
-    that every request would evaluate and find exempt: a leaderboard read then checks
+    As limits of those views only, checked as they are called, after the request hooks
+    (a body refused with 415 or 413 spends none of them): a leaderboard read counts in
     the address limit alone. A view marks itself with ``game_action = True`` or with
-    ``solver_request``, a callable telling whether this request runs the solver. The
-    views' limits are checked as they are called, after the request hooks (a body
-    refused with 415 or 413 spends none of them).
+    ``solver_request``, a callable telling whether this request runs the solver. Each
+    view limited here lists its limits' scopes in ``rate_limit_scopes``.
     """
-    limiter = app.extensions["rate_limiter"]
-    if not limiter.enabled:
+    limits = app.extensions.get("rate_limits")
+    if limits is None:
         return
     for endpoint, view in list(app.view_functions.items()):
-        limits = []
+        checks = []
         if getattr(view, "game_action", False):
-            limits.append(limiter.shared_limit(limit_value("write"), scope="write", key_func=_token_key))
+            checks.append(("write", "write", _token_key, None))
         solver_request = getattr(view, "solver_request", None)
         if solver_request is not None:
-            limits += [limiter.shared_limit(limit_value("solver"), scope=_SOLVER_SCOPE + name, key_func=key,
-                                            exempt_when=functools.partial(_not_true, solver_request))
+            checks += [("solver", _SOLVER_SCOPE + name, key, solver_request)
                        for name, key in (("address", _address), ("token", _token_key))]
-        for limit in limits:
-            view = limit(view)
-        app.view_functions[endpoint] = view
+        if checks:
+            app.view_functions[endpoint] = _limited(view, limits, tuple(checks))
 
 
-def _not_true(question) -> bool:
-    return not question()
+_SOLVER_SCOPE = "solver-"
+
+
+def _limited(view, limits: RateLimits, checks: tuple):
+    @functools.wraps(view)
+    def limited_view(*args, **kwargs):
+        counted = [limits.count(name, scope, key()) for name, scope, key, applies in checks
+                   if applies is None or applies()]
+        if counted:  # the view's own limit is what the answer describes
+            request.environ[_HIT] = counted[0]
+        return view(*args, **kwargs)
+
+    limited_view.rate_limit_scopes = tuple(scope for _, scope, _, _ in checks)
+    return limited_view

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Response, g, json, request
+from flask import Response, json, request
 from flask_smorest import Api
 from flask_smorest import Blueprint as SmorestBlueprint
 from marshmallow import missing
@@ -116,7 +116,7 @@ class ProblemApi(Api):
 
             params = {"limit": current_app.config.get("MAX_CONTENT_LENGTH") or 0}
         elif code == "RATE_LIMITED":
-            code = g.get("rate_limit_code") or code  # SOLVER_RATE_LIMITED: limits.py names the limit breached
+            code = getattr(error, "problem_code", code)  # SOLVER_RATE_LIMITED: limits.py names the limit spent
             params = {"retry_after": _retry_after(error)}
         if status >= 500:
             log.error("HTTP %s on %s %s", status, request.method, request.path)
@@ -130,14 +130,9 @@ class ProblemApi(Api):
 
 
 def _retry_after(error: HTTPException) -> int:
-    if g.get("rate_limit_retry_after") is not None:  # set by limits.py on a breach
-        return g.rate_limit_retry_after
     for name, value in error.get_headers():
         if name.lower() == "retry-after":
             return int(value)
-    response = getattr(error, "response", None)
-    if response is not None and response.headers.get("Retry-After"):
-        return int(response.headers["Retry-After"])
     return 1
 
 

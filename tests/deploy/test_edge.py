@@ -234,6 +234,26 @@ def test_an_unreachable_shared_store_does_not_stop_the_game(make_client, caplog)
     assert statuses == [200, 200, 200, 429, 429]
 
 
+def test_a_failed_store_is_tried_again_after_a_pause_and_counts_in_memory_meanwhile(make_client, monkeypatch):
+    from service.api import limits as rate_limits
+
+    client = make_client(RATELIMIT_ENABLED=True, RATELIMIT_STORAGE_URI="redis://127.0.0.1:1/1",
+                         RATELIMIT_DEFAULT="4 per minute", RATELIMIT_PROCESSES=2)
+    limits = client.application.extensions["rate_limits"]
+    now, tries = [1000.0], []
+    store_hit = limits._store.hit
+    monkeypatch.setattr(limits, "_clock", lambda: now[0])
+    monkeypatch.setattr(limits._store, "hit", lambda *args, **kw: tries.append(now[0]) or store_hit(*args, **kw))
+    answers = [client.get("/v1/rules") for _ in range(3)]
+    assert len(tries) == 1  # the store failed once; the next requests did not wait for it
+    # Meanwhile this process counts its share in memory (4 / 2 processes) and says so.
+    assert [answer.status_code for answer in answers] == [200, 200, 429]
+    assert answers[1].headers["X-RateLimit-Limit"] == "2"
+    now[0] += rate_limits.STORE_RETRY_SECONDS + 0.1
+    assert client.get("/v1/rules").status_code == 429  # still down: tried again, then memory again
+    assert len(tries) == 2
+
+
 def test_database_errors_are_logged_without_their_parameters(make_client):
     client = make_client()
     with client.application.app_context(), pytest.raises(sa.exc.OperationalError) as raised:
