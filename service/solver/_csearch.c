@@ -15,7 +15,8 @@
  *            pending: bool)
  *     (best_first=True: the greedy best-first search, same scores and tie-breaks)
  *     (max_bytes=N > 0: the memory budget of the search's tables, see within_memory;
- *      low_autoplay=True: only aces and twos are played automatically, see docs/SOLVER.md)
+ *      low_autoplay=True: only aces, twos and the lowest rank in play are played automatically,
+ *      see docs/SOLVER.md)
  *     .step(limit) -> 0 running (limit positions reached), 1 won, 2 exhausted,
  *                     3 stopped at the memory budget (for good)
  *     .nodes       -> distinct positions met so far (the root counts 1)
@@ -129,7 +130,8 @@ static int eager_to_foundation(int card, const uint8_t *found)
 }
 
 /* Which foundation plays are made automatically (search.py: Searcher.autoplay): the safe rule, the
- * streamlined searches' eager one, only aces and twos (low_autoplay, see docs/SOLVER.md), or none
+ * streamlined searches' eager one, only aces, twos and the lowest rank in play (low_autoplay, see
+ * docs/SOLVER.md), or none
  * (autoplay=False: the reference the tests hold the others to). */
 enum { AUTO_SAFE = 0, AUTO_EAGER = 1, AUTO_LOW = 2, AUTO_NONE = 3 };
 
@@ -137,8 +139,9 @@ static int plays_up(int card, const uint8_t *found, int mode)
 {
     if (mode == AUTO_EAGER)
         return eager_to_foundation(card, found);
-    if (mode == AUTO_LOW)
-        return RANK[card] <= 1;
+    if (mode == AUTO_LOW) /* aces, twos, and a card of the lowest rank in play (docs/SOLVER.md, L1 and L1') */
+        return RANK[card] <= 1 || (found[0] >= RANK[card] && found[1] >= RANK[card] && found[2] >= RANK[card] &&
+                                   found[3] >= RANK[card]);
     if (mode == AUTO_NONE)
         return 0;
     return safe_to_foundation(card, found);

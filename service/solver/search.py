@@ -104,7 +104,7 @@ it, every take-back onto any column that rule 7 allows, every talon play.
 
 How these rules combine — auto-play, rules 3, 6 and 7, the table and the waste
 dominance together — is argued in docs/SOLVER.md, for the complete search as
-solve() runs it (``low_autoplay=True``: only aces and twos are auto-played).
+solve() runs it (``low_autoplay=True``: only what :func:`low_card` names is auto-played).
 """
 
 from __future__ import annotations
@@ -168,8 +168,13 @@ def eager_to_foundation(card: int, found) -> bool:
 
 
 def low_card(card: int, found) -> bool:
-    """True for aces and twos: the only cards the complete search plays automatically (see docs/SOLVER.md)."""
-    return RANK[card] <= 1
+    """True for aces, twos, and a card whose lower ranks are all on the foundations.
+
+    The only cards the complete search plays automatically: docs/SOLVER.md proves (L1, L1')
+    that playing them never lengthens a win.
+    """
+    r = RANK[card]
+    return r <= 1 or min(found) >= r
 
 
 def talon_reach(n_talon: int, p: int, draw: int) -> list[int]:
@@ -321,7 +326,7 @@ class Searcher:
         #: pending: rule 7 (a free card is put down only to be used at once); the moves that put
         #: one down: take-backs, and talon cards in draw 1
         self.pend_kinds = (FC,) + ((TC,) if draw == 1 else ()) if pending else ()
-        #: low_autoplay: only aces and twos are played automatically (and rule 3 holds only them back),
+        #: low_autoplay: only what low_card names is played automatically (and rule 3 holds only it back),
         #: the foundation plays whose safety docs/SOLVER.md proves in the form its argument needs
         self.low_autoplay = low_autoplay and not streamline
         #: autoplay=False: nothing is played automatically (and rule 3 holds nothing back): the

@@ -19,7 +19,7 @@ import pytest
 
 from service import solver
 from service.solver import fast
-from service.solver.search import CC, FC, PARENTS, RANK, SUIT, Budget, Searcher, safe_to_foundation
+from service.solver.search import CC, FC, PARENTS, RANK, SUIT, Budget, Searcher, low_card, safe_to_foundation
 from tests.solver.test_solver import TooLarge, brute_force_winnable, random_endgame, runs_endgame
 
 KING = 12
@@ -142,6 +142,15 @@ def autoplay_fires(game) -> bool:
     return any(game.foundations[SUIT[c]] == RANK[c] and safe_to_foundation(c, game.foundations) for c in tops)
 
 
+def lowest_rank_fires(game) -> bool:
+    """A card of rank 3 or more is auto-played at the start because every lower card is up (L1′)."""
+    tops = [int(col[-1]) for col in game.tableau if col]
+    if game.code.draw == 1:
+        tops += [int(c) for c in game.stock] + [int(c) for c in game.waste]
+    found = game.foundations
+    return any(RANK[c] >= 2 and found[SUIT[c]] == RANK[c] and low_card(c, found) for c in tops)
+
+
 def uses_partial_group_and_take_back(path) -> bool:
     """Whether a winning line moves part of an ordered group and takes a card back from a foundation."""
     partial = take_back = False
@@ -186,7 +195,7 @@ def test_the_plain_brute_force_is_the_engine_brute_force():
     assert compared >= 20
 
 
-SEARCHES = [("aces and twos auto-played (as solve runs it)", {"low_autoplay": True}),
+SEARCHES = [("aces, twos and the lowest rank auto-played (as solve runs it)", {"low_autoplay": True}),
             ("every safe card auto-played", {})]
 
 
@@ -194,7 +203,7 @@ SEARCHES = [("aces and twos auto-played (as solve runs it)", {"low_autoplay": Tr
 def test_no_verdict_differs_where_auto_play_partial_groups_and_take_backs_meet(draw):
     assert solver.LOW_AUTOPLAY, "solve() runs the complete search with low_autoplay: so must this test"
     rng = random.Random(1700 + draw)
-    counts = {"winnable": 0, "unwinnable": 0, "all three in play": 0, "too large": 0}
+    counts = {"winnable": 0, "unwinnable": 0, "all three in play": 0, "lowest rank up": 0, "too large": 0}
     for n in range(2000):
         game = interaction_endgame(rng, draw)
         try:
@@ -213,5 +222,7 @@ def test_no_verdict_differs_where_auto_play_partial_groups_and_take_backs_meet(d
         counts["winnable" if line is not None else "unwinnable"] += 1
         in_play = line is not None and autoplay_fires(game) and uses_partial_group_and_take_back(line)
         counts["all three in play"] += in_play
+        counts["lowest rank up"] += lowest_rank_fires(game)
     # Aimed, not hoped for: enough positions where every feature is in play at once.
     assert counts["all three in play"] >= 25 and counts["unwinnable"] >= 50, counts
+    assert counts["lowest rank up"] >= 100, counts
