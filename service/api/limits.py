@@ -30,7 +30,9 @@ Bodies are capped at ``MAX_CONTENT_LENGTH`` (413) with or without Content-Length
 A breach is 429 problem+json ``RATE_LIMITED`` with ``params.retry_after`` and the
 same number of seconds in ``Retry-After``; every limited answer carries the
 ``X-RateLimit-Limit``/``-Remaining``/``-Reset`` headers of its view's own limit
-(write, solver) if one applied, else of the address limit.
+(write, solver) if one applied, else of the address limit (of the window with the
+fewest requests left, for a limit of several). An empty setting is no limit; a
+malformed one stops the app at startup.
 """
 
 from __future__ import annotations
@@ -58,13 +60,15 @@ log = logging.getLogger(__name__)
 STORE_RETRY_SECONDS = 5.0
 
 class SweepingMemoryStorage(MemoryStorage):
-    """``memory://`` without a thread per hit: expired keys are swept inline, once a second.
+    """``memory://`` without a thread per hit: expired counters are swept inline, once a second.
 
     limits' MemoryStorage starts a fresh ``threading.Timer`` on every hit once the last
     one (10 ms) has run: measured, that was most of the limiter's cost per request.
-    Counters expire on read anyway; the sweep only frees memory. The two name-mangled
-    methods are limits' private API: pyproject.toml bounds its version, and
-    tests/api/test_limits_hook.py fails if they are gone.
+    Counters expire on read anyway; the sweep only frees memory. Its own sweep would
+    index a key that another thread's read has just removed (a KeyError, here in a
+    request), so this one looks each key up once. ``_MemoryStorage__schedule_expiry``
+    is limits' private API: pyproject.toml bounds its version, and
+    tests/api/test_limits_hook.py fails if it is gone.
     """
 
     STORAGE_SCHEME = ["solitaire-memory"]  # registered with limits by its metaclass
@@ -74,7 +78,16 @@ class SweepingMemoryStorage(MemoryStorage):
         now = time.monotonic()
         if now >= self._next_sweep:
             self._next_sweep = now + 1.0
-            self._MemoryStorage__expire_events()
+            self.sweep()
+
+    def sweep(self) -> None:
+        """Forget the counters whose window has ended (fixed windows: the only ones counted here)."""
+        now = time.time()
+        for key, expiry in list(self.expirations.items()):
+            if expiry <= now:
+                self.storage.pop(key, None)
+                self.expirations.pop(key, None)
+                self.locks.pop(key, None)
 
 
 #: Setting name of each named limit.
@@ -100,7 +113,8 @@ def process_share(limit: str, processes: int) -> str:
 
 @functools.lru_cache(maxsize=64)
 def _items(limit: str) -> tuple[RateLimitItem, ...]:
-    return tuple(parse_many(limit))
+    """The windows of a limit setting; an empty setting is no limit."""
+    return tuple(parse_many(limit)) if limit.strip() else ()
 
 
 def _address() -> str:
@@ -138,13 +152,18 @@ class RateLimited(TooManyRequests):
         self.problem_code = problem_code
 
 
-_HIT = "solitaire.rate_limit"  # per request: in its environ (g is shared by a test's app context)
+_HITS = "solitaire.rate_limits"  # per request: in its environ (g is shared by a test's app context)
 
 
 class RateLimits:
     """The app's rate limits: counts each request in the windows of the limits it is subject to."""
 
     def __init__(self, config, clock=time.monotonic) -> None:
+        for setting in LIMITS.values():  # a malformed setting stops the app here, not every request later
+            try:
+                _items(config[setting])
+            except ValueError as error:
+                raise ValueError(f"{setting}={config[setting]!r} is not a rate limit: {error}") from None
         uri = _storage_uri(config.get("RATELIMIT_STORAGE_URI"))
         self._in_memory = uri.startswith("solitaire-memory")
         # A shared store that stops answering must not stop the game: count in memory meanwhile.
@@ -157,11 +176,11 @@ class RateLimits:
         self._lock = threading.Lock()
         self._prefix = config.get("RATELIMIT_KEY_PREFIX") or "solitaire"
 
-    def count(self, name: str, scope: str, key: str) -> _Hit | None:
-        """Count this request in the windows of the named limit; 429 when one is spent.
+    def count(self, name: str, scope: str, key: str) -> tuple[_Hit, ...]:
+        """Count this request in every window of the named limit; 429 when one is spent.
 
-        The first window of a limit with several (``"10/second;100/minute"``), or the
-        one spent, is what the answer's headers describe.
+        Returns the windows counted in (none for an empty setting); a failure of the
+        limits themselves lets the request through, logged.
         """
         identifiers = (self._prefix, key, scope)
         if not self._in_memory and self._clock() >= self._store_retry_at:
@@ -175,20 +194,32 @@ class RateLimits:
                         log.warning("rate-limit store unreachable: counting in memory for %.0f s",
                                     STORE_RETRY_SECONDS)
                     self._store_retry_at = self._clock() + STORE_RETRY_SECONDS
-        return self._count(self._memory, name, identifiers, current_app.config.get("RATELIMIT_PROCESSES", 1))
+        try:
+            return self._count(self._memory, name, identifiers, current_app.config.get("RATELIMIT_PROCESSES", 1))
+        except RateLimited:
+            raise
+        except Exception:  # a bug of ours or of limits must not refuse the game
+            log.exception("rate limit %s not counted", name)
+            return ()
 
     def _count(self, counter: FixedWindowRateLimiter, name: str, identifiers: tuple[str, ...],
-               processes: int) -> _Hit | None:
-        first = None
+               processes: int) -> tuple[_Hit, ...]:
+        hits = []
         for item in _items(process_share(current_app.config[LIMITS[name]], processes)):
             hit = _Hit(counter, item, identifiers)
             if not counter.hit(item, *identifiers):
-                request.environ[_HIT] = hit
+                request.environ[_HITS] = (hit,)
                 window = _window(hit)
-                seconds = 1 if window is None else max(1, math.ceil(window.reset_time - time.time()))
+                # From the reset the headers announce (a second past the window's end: Redis
+                # rounds its TTL), so that retrying then succeeds.
+                seconds = 1 if window is None else max(1, math.ceil(_reset_at(window) - time.time()))
                 raise RateLimited("SOLVER_RATE_LIMITED" if name == "solver" else "RATE_LIMITED", seconds)
-            first = first or hit
-        return first
+            hits.append(hit)
+        return tuple(hits)
+
+
+def _reset_at(window) -> int:
+    return int(window.reset_time + 1)
 
 
 def _window(hit: _Hit):
@@ -202,16 +233,21 @@ def _window(hit: _Hit):
 def _check_address_limit() -> None:
     if request.url_rule is None or request.blueprint == "probes":
         return  # nothing routed (404/405) or a health probe
-    request.environ[_HIT] = current_app.extensions["rate_limits"].count("address", "address", _address())
+    request.environ[_HITS] = current_app.extensions["rate_limits"].count("address", "address", _address())
 
 
 def _limit_headers(response):
-    hit = request.environ.get(_HIT)
-    window = _window(hit) if hit is not None else None
-    if window is not None:
+    """The X-RateLimit-* headers of the window with the fewest requests left among those described."""
+    described = None
+    for hit in request.environ.get(_HITS, ()):
+        window = _window(hit)
+        if window is not None and (described is None or window.remaining < described[1].remaining):
+            described = hit, window
+    if described is not None:
+        hit, window = described
         response.headers["X-RateLimit-Limit"] = str(hit.item.amount)
         response.headers["X-RateLimit-Remaining"] = str(window.remaining)
-        response.headers["X-RateLimit-Reset"] = str(int(window.reset_time + 1))
+        response.headers["X-RateLimit-Reset"] = str(_reset_at(window))
     return response
 
 
@@ -277,8 +313,7 @@ def limit_views(app) -> None:
     As limits of those views only, checked as they are called, after the request hooks
     (a body refused with 415 or 413 spends none of them): a leaderboard read counts in
     the address limit alone. A view marks itself with ``game_action = True`` or with
-    ``solver_request``, a callable telling whether this request runs the solver. Each
-    view limited here lists its limits' scopes in ``rate_limit_scopes``.
+    ``solver_request``, a callable telling whether this request runs the solver.
     """
     limits = app.extensions.get("rate_limits")
     if limits is None:
@@ -301,11 +336,10 @@ _SOLVER_SCOPE = "solver-"
 def _limited(view, limits: RateLimits, checks: tuple):
     @functools.wraps(view)
     def limited_view(*args, **kwargs):
-        counted = [limits.count(name, scope, key()) for name, scope, key, applies in checks
-                   if applies is None or applies()]
-        if counted:  # the view's own limit is what the answer describes
-            request.environ[_HIT] = counted[0]
+        counted = tuple(hit for name, scope, key, applies in checks if applies is None or applies()
+                        for hit in limits.count(name, scope, key()))
+        if counted:  # the view's own limits are what the answer describes
+            request.environ[_HITS] = counted
         return view(*args, **kwargs)
 
-    limited_view.rate_limit_scopes = tuple(scope for _, scope, _, _ in checks)
     return limited_view

@@ -8,6 +8,7 @@ import logging
 import os
 import re
 import shutil
+import time
 import uuid
 from pathlib import Path
 
@@ -234,7 +235,11 @@ def test_an_unreachable_shared_store_does_not_stop_the_game(make_client, caplog)
     assert statuses == [200, 200, 200, 429, 429]
 
 
-def test_a_failed_store_is_tried_again_after_a_pause_and_counts_in_memory_meanwhile(make_client, monkeypatch):
+def test_a_failed_store_is_tried_again_after_a_pause_and_counts_in_memory_meanwhile(make_client, monkeypatch,
+                                                                                     caplog):
+    from limits.storage import MemoryStorage
+    from limits.strategies import FixedWindowRateLimiter
+
     from service.api import limits as rate_limits
 
     client = make_client(RATELIMIT_ENABLED=True, RATELIMIT_STORAGE_URI="redis://127.0.0.1:1/1",
@@ -244,14 +249,37 @@ def test_a_failed_store_is_tried_again_after_a_pause_and_counts_in_memory_meanwh
     store_hit = limits._store.hit
     monkeypatch.setattr(limits, "_clock", lambda: now[0])
     monkeypatch.setattr(limits._store, "hit", lambda *args, **kw: tries.append(now[0]) or store_hit(*args, **kw))
-    answers = [client.get("/v1/rules") for _ in range(3)]
+    with caplog.at_level(logging.WARNING, logger="service.api.limits"):
+        answers = [client.get("/v1/rules") for _ in range(3)]
     assert len(tries) == 1  # the store failed once; the next requests did not wait for it
+    assert [record.getMessage() for record in caplog.records] == [
+        "rate-limit store unreachable: counting in memory for 5 s"]
     # Meanwhile this process counts its share in memory (4 / 2 processes) and says so.
     assert [answer.status_code for answer in answers] == [200, 200, 429]
     assert answers[1].headers["X-RateLimit-Limit"] == "2"
     now[0] += rate_limits.STORE_RETRY_SECONDS + 0.1
     assert client.get("/v1/rules").status_code == 429  # still down: tried again, then memory again
     assert len(tries) == 2
+    # The store is back: after the next pause it counts again, the whole limit.
+    back = FixedWindowRateLimiter(MemoryStorage())
+    monkeypatch.setattr(limits, "_store", back)
+    now[0] += rate_limits.STORE_RETRY_SECONDS + 0.1
+    answer = client.get("/v1/rules")
+    assert answer.status_code == 200 and answer.headers["X-RateLimit-Limit"] == "4"
+    assert answer.headers["X-RateLimit-Remaining"] == "3"
+
+
+def test_a_refusal_counted_in_redis_says_when_a_retry_succeeds(make_client):
+    # Redis rounds a key's TTL to the second: the Retry-After must not fall before the window's end.
+    _redis_or_skip()
+    client = make_client(RATELIMIT_ENABLED=True, RATELIMIT_STORAGE_URI=REDIS_URL, RATELIMIT_PROCESSES=1,
+                         RATELIMIT_DEFAULT="1 per 2 second", RATELIMIT_KEY_PREFIX=f"test-{uuid.uuid4().hex}")
+    assert client.get("/v1/rules").status_code == 200
+    time.sleep(0.6)
+    refused = client.get("/v1/rules")
+    assert refused.status_code == 429
+    time.sleep(int(refused.headers["Retry-After"]))
+    assert client.get("/v1/rules").status_code == 200
 
 
 def test_database_errors_are_logged_without_their_parameters(make_client):

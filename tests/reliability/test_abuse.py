@@ -95,21 +95,49 @@ def test_every_answer_describes_a_limit_even_when_its_views_own_limits_are_exemp
     assert drawn.headers["X-RateLimit-Limit"] == "2"  # an action's own limit, the tightest
 
 
-def test_every_action_view_has_the_write_limit_and_every_solver_view_the_solver_limits(limited):
-    app = limited().application
-    scopes_by_rule = {}
-    for rule in app.url_map.iter_rules():
-        view = app.view_functions[rule.endpoint]
-        scopes_by_rule[rule.rule, tuple(sorted(rule.methods - {"HEAD", "OPTIONS"}))] = set(
-            getattr(view, "rate_limit_scopes", ()))
-    actions = [key for key in scopes_by_rule if "POST" in key[1] and key[0].startswith("/v1/games/<")]
+def test_every_action_view_counts_the_write_limit_and_every_solver_request_the_solver_limits(limited, monkeypatch):
+    client = limited(RATELIMIT_DEFAULT="1000 per minute", RATELIMIT_WRITE="1000 per minute")
+    app = client.application
+    limits = app.extensions["rate_limits"]
+    counted = []
+    count = limits.count
+    monkeypatch.setattr(limits, "count", lambda name, scope, key: counted.append(scope) or count(name, scope, key))
+
+    def scopes(method: str, path: str, **kwargs) -> set:
+        counted.clear()
+        client.open(path, method=method, **kwargs)
+        return set(counted)
+
+    game, auth = _game(client)
+    actions = [rule.rule for rule in app.url_map.iter_rules()
+               if "POST" in rule.methods and rule.rule.startswith("/v1/games/<")]
     assert len(actions) >= 6  # moves, draw, recycle, undo, take-back, tap
-    for key in actions:
-        assert "write" in scopes_by_rule[key], key
-    for key in [("/v1/games/<game_id>/hint", ("GET",)), ("/v1/games", ("POST",))]:
-        assert {"solver-address", "solver-token"} <= scopes_by_rule[key], (key, scopes_by_rule[key])
-    # Reads carry none: they pay for the address limit alone.
-    assert scopes_by_rule["/v1/leaderboard", ("GET",)] == set()
+    for rule in actions:  # counted before the body is read: an empty one will do
+        assert scopes("POST", rule.replace("<game_id>", game["id"]), headers=auth) == {"address", "write"}, rule
+    solver = {"address", "solver-address", "solver-token"}
+    assert scopes("GET", f"/v1/games/{game['id']}/hint", headers=auth) == solver
+    assert scopes("POST", "/v1/games", json={"winnable": True}) == solver
+    assert scopes("POST", "/v1/games", json={}) == {"address"}
+    assert scopes("GET", "/v1/leaderboard") == {"address"}
+    assert scopes("GET", "/healthz") == set()
+
+
+def test_a_limit_of_several_windows_describes_the_one_with_fewest_requests_left(limited):
+    client = limited(RATELIMIT_DEFAULT="100 per minute;3 per second")
+    answers = [client.get("/v1/rules") for _ in range(4)]
+    assert [answer.status_code for answer in answers] == [200, 200, 200, 429]
+    assert [(answer.headers["X-RateLimit-Limit"], answer.headers["X-RateLimit-Remaining"])
+            for answer in answers] == [("3", "2"), ("3", "1"), ("3", "0"), ("3", "0")]
+
+
+def test_an_empty_limit_is_none_and_a_malformed_one_stops_the_app(limited, database_url):
+    client = limited(RATELIMIT_WRITE="")
+    game, auth = _game(client)
+    for _ in range(3):
+        assert client.post(f"/v1/games/{game['id']}/draw", headers=auth).status_code == 200
+    with pytest.raises(ValueError, match="RATELIMIT_DEFAULT"):
+        create_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": True,
+                    "RATELIMIT_DEFAULT": "many per minute"})
 
 
 def test_limits_off_when_disabled(limited):
