@@ -58,7 +58,8 @@ DRAW_ONE_WEIGHT = 1.0
 QUICK_PHASE_S = 0.05
 COMPLETE_LATE_WEIGHT = 8.0
 QUICK_BEST_LATE_WEIGHT = 2.0
-#: the complete searches play only aces, twos and the lowest rank in play automatically (search.low_card):
+#: the complete searches play only aces, twos and the cards nothing in play can need automatically
+#: (search.low_card):
 #: docs/SOLVER.md proves them complete
 #: that way (measured cost: bench/solver.py --compare, README "Performance")
 LOW_AUTOPLAY = True

@@ -15,7 +15,7 @@
  *            pending: bool)
  *     (best_first=True: the greedy best-first search, same scores and tie-breaks)
  *     (max_bytes=N > 0: the memory budget of the search's tables, see within_memory;
- *      low_autoplay=True: only aces, twos and the lowest rank in play are played automatically,
+ *      low_autoplay=True: only aces, twos and the cards nothing in play can need are auto-played,
  *      see docs/SOLVER.md)
  *     .step(limit) -> 0 running (limit positions reached), 1 won, 2 exhausted,
  *                     3 stopped at the memory budget (for good)
@@ -130,7 +130,7 @@ static int eager_to_foundation(int card, const uint8_t *found)
 }
 
 /* Which foundation plays are made automatically (search.py: Searcher.autoplay): the safe rule, the
- * streamlined searches' eager one, only aces, twos and the lowest rank in play (low_autoplay, see
+ * streamlined searches' eager one, only aces, twos and what nothing in play can need (low_autoplay, see
  * docs/SOLVER.md), or none
  * (autoplay=False: the reference the tests hold the others to). */
 enum { AUTO_SAFE = 0, AUTO_EAGER = 1, AUTO_LOW = 2, AUTO_NONE = 3 };
@@ -139,9 +139,10 @@ static int plays_up(int card, const uint8_t *found, int mode)
 {
     if (mode == AUTO_EAGER)
         return eager_to_foundation(card, found);
-    if (mode == AUTO_LOW) /* aces, twos, and a card of the lowest rank in play (docs/SOLVER.md, L1 and L1') */
-        return RANK[card] <= 1 || (found[0] >= RANK[card] && found[1] >= RANK[card] && found[2] >= RANK[card] &&
-                                   found[3] >= RANK[card]);
+    if (mode == AUTO_LOW) { /* search.py low_card: docs/SOLVER.md, L1 and L1' */
+        int r = RANK[card], s = SUIT[card];
+        return r <= 1 || (found[OPP[s][0]] >= r && found[OPP[s][1]] >= r && found[SAME_OTHER[s]] >= r - 1);
+    }
     if (mode == AUTO_NONE)
         return 0;
     return safe_to_foundation(card, found);

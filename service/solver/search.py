@@ -168,13 +168,17 @@ def eager_to_foundation(card: int, found) -> bool:
 
 
 def low_card(card: int, found) -> bool:
-    """True for aces, twos, and a card whose lower ranks are all on the foundations.
+    """True for aces, twos, and a card nothing in play can need: the only cards the complete search auto-plays.
 
-    The only cards the complete search plays automatically: docs/SOLVER.md proves (L1, L1')
-    that playing them never lengthens a win.
+    A card of rank r (1-based) qualifies when every card of the other colour below r and
+    every card of its own colour below r - 1 is on the foundations: docs/SOLVER.md proves
+    (L1, L1') that playing such a card never lengthens a win.
     """
     r = RANK[card]
-    return r <= 1 or min(found) >= r
+    if r <= 1:
+        return True
+    o1, o2 = OPPOSITE[SUIT[card]]
+    return found[o1] >= r and found[o2] >= r and found[SAME_OTHER[SUIT[card]]] >= r - 1
 
 
 def talon_reach(n_talon: int, p: int, draw: int) -> list[int]:

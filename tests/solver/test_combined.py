@@ -142,8 +142,8 @@ def autoplay_fires(game) -> bool:
     return any(game.foundations[SUIT[c]] == RANK[c] and safe_to_foundation(c, game.foundations) for c in tops)
 
 
-def lowest_rank_fires(game) -> bool:
-    """A card of rank 3 or more is auto-played at the start because every lower card is up (L1′)."""
+def l1_prime_fires(game) -> bool:
+    """A card of rank 3 or more is auto-played at the start by L1′ (search.low_card), not by L1."""
     tops = [int(col[-1]) for col in game.tableau if col]
     if game.code.draw == 1:
         tops += [int(c) for c in game.stock] + [int(c) for c in game.waste]
@@ -195,7 +195,7 @@ def test_the_plain_brute_force_is_the_engine_brute_force():
     assert compared >= 20
 
 
-SEARCHES = [("aces, twos and the lowest rank auto-played (as solve runs it)", {"low_autoplay": True}),
+SEARCHES = [("what low_card names auto-played (as solve runs it)", {"low_autoplay": True}),
             ("every safe card auto-played", {})]
 
 
@@ -203,7 +203,7 @@ SEARCHES = [("aces, twos and the lowest rank auto-played (as solve runs it)", {"
 def test_no_verdict_differs_where_auto_play_partial_groups_and_take_backs_meet(draw):
     assert solver.LOW_AUTOPLAY, "solve() runs the complete search with low_autoplay: so must this test"
     rng = random.Random(1700 + draw)
-    counts = {"winnable": 0, "unwinnable": 0, "all three in play": 0, "lowest rank up": 0, "too large": 0}
+    counts = {"winnable": 0, "unwinnable": 0, "all three in play": 0, "L1′ plays a card of rank 3+": 0, "too large": 0}
     for n in range(2000):
         game = interaction_endgame(rng, draw)
         try:
@@ -222,7 +222,7 @@ def test_no_verdict_differs_where_auto_play_partial_groups_and_take_backs_meet(d
         counts["winnable" if line is not None else "unwinnable"] += 1
         in_play = line is not None and autoplay_fires(game) and uses_partial_group_and_take_back(line)
         counts["all three in play"] += in_play
-        counts["lowest rank up"] += lowest_rank_fires(game)
+        counts["L1′ plays a card of rank 3+"] += l1_prime_fires(game)
     # Aimed, not hoped for: enough positions where every feature is in play at once.
     assert counts["all three in play"] >= 25 and counts["unwinnable"] >= 50, counts
-    assert counts["lowest rank up"] >= 100, counts
+    assert counts["L1′ plays a card of rank 3+"] >= 100, counts
