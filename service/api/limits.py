@@ -292,7 +292,7 @@ def _storage_uri(uri: str | None) -> str:
     return uri
 
 
-def init_limits(app) -> RateLimits | None:
+def init_limits(app) -> None:
     """Count every routed request against its address's limit, and describe a limit in every answer.
 
     Here only the address limit, which every request pays for; :func:`limit_views`
@@ -300,11 +300,10 @@ def init_limits(app) -> RateLimits | None:
     """
     app.before_request(_cap_streamed_body)  # the body limit holds with rate limits off too
     if not app.config.setdefault("RATELIMIT_ENABLED", True):
-        return None  # no limits, no headers of them
-    limits = app.extensions["rate_limits"] = RateLimits(app.config)
+        return  # no limits, no headers of them
+    app.extensions["rate_limits"] = RateLimits(app.config)
     app.before_request(_check_address_limit)
     app.after_request(_limit_headers)
-    return limits
 
 
 def limit_views(app) -> None:
@@ -324,13 +323,10 @@ def limit_views(app) -> None:
             checks.append(("write", "write", _token_key, None))
         solver_request = getattr(view, "solver_request", None)
         if solver_request is not None:
-            checks += [("solver", _SOLVER_SCOPE + name, key, solver_request)
+            checks += [("solver", "solver-" + name, key, solver_request)
                        for name, key in (("address", _address), ("token", _token_key))]
         if checks:
             app.view_functions[endpoint] = _limited(view, limits, tuple(checks))
-
-
-_SOLVER_SCOPE = "solver-"
 
 
 def _limited(view, limits: RateLimits, checks: tuple):
