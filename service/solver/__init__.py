@@ -58,10 +58,9 @@ DRAW_ONE_WEIGHT = 1.0
 QUICK_PHASE_S = 0.05
 COMPLETE_LATE_WEIGHT = 8.0
 QUICK_BEST_LATE_WEIGHT = 2.0
-#: the complete searches play only aces, twos and the cards nothing in play can need automatically
-#: (search.low_card):
-#: docs/SOLVER.md proves them complete
-#: that way (measured cost: bench/solver.py --compare, README "Performance")
+#: the complete searches auto-play only aces, twos and the cards nothing in play can need
+#: (search.low_card): docs/SOLVER.md proves them complete that way (measured cost:
+#: bench/solver.py --compare, README "Performance")
 LOW_AUTOPLAY = True
 #: shares of the memory budget: the complete search(es) get the rest
 QUICK_DFS_MEMORY_SHARE = 0.125
