@@ -53,7 +53,7 @@ def board(filters: dict, cursor: str | None, limit: int) -> Response:
 
     tag, page, unchanged_now = on_a_read_connection(read)
     if unchanged_now:
-        return not_modified(tag)
+        return not_modified(cache_headers(tag))
     if page is None:
         raise ApiProblem("PLAYER_NOT_FOUND", player=player)
     return json_response(board_json(*page), headers=cache_headers(tag))
@@ -64,7 +64,7 @@ def _remembered(key) -> tuple[TagCache, Response | None, tuple]:
     tags = tag_cache(db.engine) if current_app.config["BOARD_TAG_CACHE"] else TagCache(None)
     known = tags.known(key)
     if known is not None and if_none_match(known):
-        return tags, not_modified(known), ()
+        return tags, not_modified(cache_headers(known)), ()
     return tags, None, tags.before_read()
 
 
@@ -100,7 +100,7 @@ def finished_games(filters: dict, cursor: str | None, limit: int) -> Response:
 
     tag, rows = on_a_read_connection(read)
     if rows is None:
-        return not_modified(tag)
+        return not_modified(cache_headers(tag))
     more = len(rows) > limit
     rows = rows[:limit]
     resume = feed_cursor(rows[-1]) if rows else cursor

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import wraps
 
-from flask import Response, request
+from flask import request
 from flask.views import MethodView
 from werkzeug.exceptions import HTTPException
 
@@ -14,7 +14,7 @@ from . import usecases
 from .answers import GameSchema, HintSchema, HistoryPageSchema, LegalActionsSchema
 from .contract import headers
 from .paging import HISTORY_CURSOR
-from .present import etag, game_json, if_none_match, iso, json_response
+from .present import etag, game_json, if_none_match, iso, json_response, not_modified
 from .problems import ApiProblem, Blueprint
 from .schemas import EmptyBodySchema, MoveSchema, NewGameSchema, PageQuerySchema, TakeBackSchema, TapSchema
 
@@ -62,7 +62,7 @@ class GameResource(MethodView):
         """
         row = usecases.watch_game(game_id)
         if if_none_match(etag(row.version)):
-            return Response(status=304, headers={"ETag": etag(row.version)})
+            return not_modified({"ETag": etag(row.version)})
         return json_response(game_json(row, Game.from_state(row.state)), version=row.version)
 
 

@@ -104,9 +104,14 @@ def cache_headers(tag: str) -> dict:
     return {"ETag": tag, "Cache-Control": f"public, max-age={current_app.config['PUBLIC_CACHE_SECONDS']}"}
 
 
-def not_modified(tag: str) -> Response:
-    """304: the client's copy is current (RFC 9110 wants the tag and caching headers repeated)."""
-    return Response(status=304, headers=cache_headers(tag))
+def not_modified(headers: dict) -> Response:
+    """304: the client's JSON copy is current (RFC 9110 wants its tag and caching headers repeated).
+
+    Typed as JSON, not as Flask's default HTML: the edge would add a page's headers (CSP,
+    X-Frame-Options) that a cache then merges into the JSON it keeps. Werkzeug drops the
+    type itself from a 304.
+    """
+    return Response(status=304, mimetype="application/json", headers=headers)
 
 
 def board_json(ranked: list, more: bool) -> dict:

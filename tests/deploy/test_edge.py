@@ -179,6 +179,20 @@ def test_json_answers_are_not_sniffed(make_client):
     assert "Content-Security-Policy" not in response.headers
 
 
+def test_a_json_304_carries_no_page_headers(make_client):
+    """A cache merges a 304's headers into the JSON it keeps: a page's policy must not ride along."""
+    client = make_client()
+    game = client.post("/v1/games", json={"draw": 1}).get_json()
+    for path in (f"/v1/games/{game['id']}", "/v1/leaderboard", "/v1/games/finished"):
+        tag = client.get(path).headers["ETag"]
+        response = client.get(path, headers={"If-None-Match": tag})
+        assert response.status_code == 304, path
+        assert response.headers["ETag"] == tag
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        for page_header in ("Content-Security-Policy", "X-Frame-Options", "Cross-Origin-Opener-Policy"):
+            assert page_header not in response.headers, (path, page_header)
+
+
 def _limited_addresses(client, headers_of, count: int) -> list[int]:
     return [client.get("/v1/rules", headers=headers_of(i)).status_code for i in range(count)]
 
