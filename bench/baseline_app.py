@@ -91,7 +91,7 @@ def create_app() -> Flask:
     sqlite = engine.dialect.name == "sqlite"
 
     def answer(body: dict, status: int = 200) -> Response:
-        response = Response(json.dumps(body), status=status, mimetype="application/json")
+        response = Response(json.dumps(body, separators=(",", ":")), status=status, mimetype="application/json")
         response.headers["ETag"] = f'"{body.get("version", 0)}"'
         return response
 

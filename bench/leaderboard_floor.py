@@ -118,7 +118,7 @@ def board(filters: dict) -> Response:
         game, _, _, _, _, score, moves, ms, finished, *_ = rows[-1]
         next_cursor = encode({"score": score, "moves": moves, "ms": ms, "finished": iso(finished),
                               "game": game})
-    body = json.dumps({"items": items, "next": next_cursor}, ensure_ascii=False)
+    body = json.dumps({"items": items, "next": next_cursor}, ensure_ascii=False, separators=(",", ":"))
     return Response(body, mimetype="application/json", headers={"ETag": etag})
 
 
@@ -163,7 +163,7 @@ def create_app() -> Flask:
         rows = rows[:limit]
         resume = encode({"at": iso(rows[-1][10]), "game": rows[-1][0]}) if rows else None
         body = json.dumps({"items": [entry(row) for row in rows], "next": resume if more else None,
-                           "resume": resume}, ensure_ascii=False)
+                           "resume": resume}, ensure_ascii=False, separators=(",", ":"))
         return Response(body, mimetype="application/json", headers={"ETag": etag})
 
     return app

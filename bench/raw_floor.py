@@ -178,7 +178,7 @@ class Database:
 
     def document(self, value: dict):
         if self.sqlite:
-            return json.dumps(value)
+            return json.dumps(value, separators=(",", ":"))  # the service stores compact JSON
         from psycopg.types.json import Jsonb
 
         return Jsonb(value)
@@ -189,7 +189,7 @@ class Database:
 
 
 def _answer(start_response, status: str, body: dict, headers: list) -> list[bytes]:
-    data = json.dumps(body, ensure_ascii=False).encode()
+    data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
     start_response(status, [("Content-Type", "application/json"), ("Content-Length", str(len(data))),
                             *headers, *_COMMON_HEADERS])
     return [data]

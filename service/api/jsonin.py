@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 
+import orjson
 from flask.json.provider import DefaultJSONProvider
 
 #: Deeper than any body or cursor of the API (a move is depth 1).
@@ -106,8 +107,26 @@ def loads(data: str | bytes, max_depth: int = MAX_DEPTH):
     return value
 
 
+#: Dates and dataclasses go to Flask's default, as with the stdlib (a date is an HTTP date there).
+_FLASK_TYPES = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+_COMPACT = (",", ":")
+
+
 class BoundedJSONProvider(DefaultJSONProvider):
-    """Flask's JSON with :func:`loads` for input, so ``request.get_json`` is bounded too."""
+    """Flask's JSON with :func:`loads` for input (``request.get_json`` is bounded too), orjson for output."""
+
+    def dumps(self, obj, **kwargs) -> str:
+        # Every answer's body: orjson writes it compact, in UTF-8 and in the keys' order, for a
+        # fraction of the stdlib's CPU (a tenth of a 50-entry board's). What it refuses (an
+        # integer beyond 64 bits, a key that is not a string, a lone surrogate) the stdlib writes.
+        # (jsonify asks for the compact separators, a bare dumps for none: both get them.)
+        if kwargs.keys() - {"separators"} or kwargs.get("separators", _COMPACT) != _COMPACT \
+                or self.sort_keys or self.ensure_ascii:
+            return super().dumps(obj, **kwargs)
+        try:
+            return orjson.dumps(obj, default=self.default, option=_FLASK_TYPES).decode()
+        except TypeError:
+            return super().dumps(obj, separators=_COMPACT)
 
     def loads(self, s, **kwargs):
         return loads(s)
