@@ -1,7 +1,8 @@
 """Rate limits (the ``limits`` library): per client address on every request, per token on actions.
 
 - ``RATELIMIT_DEFAULT`` (e.g. "600 per minute"): all requests of one address, every
-  endpoint counted together; the health probes (and requests no route matches) are exempt.
+  endpoint counted together, and requests no route matches (a scanner's 404s); the health
+  probes are exempt.
 - ``RATELIMIT_WRITE`` (e.g. "300 per minute"): the actions of one bearer token, all
   action endpoints counted together (keyed by the token's hash, never the token).
 - ``RATELIMIT_STORAGE_URI``: ``memory://`` by default, where each process counts
@@ -231,8 +232,8 @@ def _window(hit: _Hit):
 
 
 def _check_address_limit() -> None:
-    if request.url_rule is None or request.blueprint == "probes":
-        return  # nothing routed (404/405) or a health probe
+    if request.blueprint == "probes":
+        return
     request.environ[_HITS] = current_app.extensions["rate_limits"].count("address", "address", _address())
 
 
@@ -293,7 +294,7 @@ def _storage_uri(uri: str | None) -> str:
 
 
 def init_limits(app) -> None:
-    """Count every routed request against its address's limit, and describe a limit in every answer.
+    """Count every request but the probes against its address's limit, and describe a limit in every answer.
 
     Here only the address limit, which every request pays for; :func:`limit_views`
     adds the others to the views they concern once those are registered.

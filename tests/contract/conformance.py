@@ -116,13 +116,14 @@ def violations(records: list[dict]) -> list[str]:
         if method in ("options", "head"):
             continue
         if record["rule"] is None:
-            if status == 405:
-                response = spec["components"]["responses"]["MethodNotAllowed"]
+            # No operation to declare them: the answers every path may give, rate limits included.
+            if status in (405, 429):
+                response = spec["components"]["responses"]["MethodNotAllowed" if status == 405 else "TooManyRequests"]
             elif status == 404:
                 response = {"content": {"application/problem+json": {"schema": {
                     "$ref": "#/components/schemas/NotFoundProblem"}}},
-                    "headers": {"Content-Language": {"$ref": "#/components/headers/Content-Language"},
-                                "Vary": {"$ref": "#/components/headers/Vary"}}}
+                    "headers": {name: {"$ref": f"#/components/headers/{name}"} for name in (
+                        "Content-Language", "Vary", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")}}
             else:
                 found.append(f"{where}: an unrouted request answered {status}")
                 continue

@@ -82,6 +82,18 @@ def test_every_request_is_limited_per_address(limited):
         assert client.get("/healthz", environ_base={"REMOTE_ADDR": "10.0.0.1"}).status_code == 200
 
 
+def test_requests_no_route_matches_are_limited_too(limited):
+    """A scanner's 404s and 405s count in its address's window like any request."""
+    client = limited(RATELIMIT_DEFAULT="3 per minute")
+    scanner = {"REMOTE_ADDR": "10.0.0.7"}
+    assert client.get("/wp-login.php", environ_base=scanner).status_code == 404
+    assert client.get("/v1/nothing-here", environ_base=scanner).headers["X-RateLimit-Remaining"] == "1"
+    assert client.delete("/v1/rules", environ_base=scanner).status_code == 405
+    _assert_rate_limited(client.get("/wp-login.php", environ_base=scanner))
+    _assert_rate_limited(client.get("/v1/rules", environ_base=scanner))
+    assert client.get("/v1/rules", environ_base={"REMOTE_ADDR": "10.0.0.8"}).status_code == 200
+
+
 def test_every_answer_describes_a_limit_even_when_its_views_own_limits_are_exempt(limited):
     client = limited(RATELIMIT_DEFAULT="50 per minute", SOLVER_RATELIMIT="7 per minute")
     # A create that runs no solver is exempt from the solver limit: the address limit is its.
