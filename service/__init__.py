@@ -76,9 +76,9 @@ def create_app(overrides: dict | None = None) -> Flask:
     from .api.limits import init_limits, limit_views
     from .edge import init_edge
 
-    app.before_request(refuse_query_token)  # first: a token in a URL is refused before anything else
+    init_limits(app)  # first: every request counts in its address's window, whatever refuses it next
+    app.before_request(refuse_query_token)  # then a token in a URL is refused before any view reads it
     init_edge(app)
-    init_limits(app)
     init_api(app)
     limit_views(app)  # after the views exist: the write and solver limits are theirs
     from .web import web_bp

@@ -116,10 +116,11 @@ class BoundedJSONProvider(DefaultJSONProvider):
     """Flask's JSON with :func:`loads` for input (``request.get_json`` is bounded too), orjson for output."""
 
     def dumps(self, obj, **kwargs) -> str:
-        # Every answer's body: orjson writes it compact, in UTF-8 and in the keys' order, for a
-        # fraction of the stdlib's CPU (a tenth of a 50-entry board's). What it refuses (an
-        # integer beyond 64 bits, a key that is not a string, a lone surrogate) the stdlib writes.
-        # (jsonify asks for the compact separators, a bare dumps for none: both get them.)
+        # A bare dumps (json_response, problem bodies) and jsonify's compact one: orjson, compact,
+        # UTF-8, keys in order, for a fraction of the stdlib's CPU (a tenth of a 50-entry board's).
+        # Any other argument (indent in debug, sort_keys from Jinja's tojson) goes to the stdlib
+        # unchanged, and so does what orjson refuses (an integer beyond 64 bits, a key that is not
+        # a string, a lone surrogate). Unlike the stdlib, NaN and infinities become null.
         if kwargs.keys() - {"separators"} or kwargs.get("separators", _COMPACT) != _COMPACT \
                 or self.sort_keys or self.ensure_ascii:
             return super().dumps(obj, **kwargs)

@@ -299,12 +299,11 @@ def init_limits(app) -> None:
     Here only the address limit, which every request pays for; :func:`limit_views`
     adds the others to the views they concern once those are registered.
     """
+    if app.config.setdefault("RATELIMIT_ENABLED", True):  # off: no limits, no headers of them
+        app.extensions["rate_limits"] = RateLimits(app.config)
+        app.before_request(_check_address_limit)  # before anything that may refuse the request
+        app.after_request(_limit_headers)
     app.before_request(_cap_streamed_body)  # the body limit holds with rate limits off too
-    if not app.config.setdefault("RATELIMIT_ENABLED", True):
-        return  # no limits, no headers of them
-    app.extensions["rate_limits"] = RateLimits(app.config)
-    app.before_request(_check_address_limit)
-    app.after_request(_limit_headers)
 
 
 def limit_views(app) -> None:

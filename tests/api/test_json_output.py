@@ -1,4 +1,4 @@
-"""The answers' JSON encoder: orjson where it writes what the stdlib would, the stdlib elsewhere."""
+"""The answers' JSON encoder: orjson, which writes what the stdlib would (compact), and the stdlib where it refuses."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import dataclasses
 import json
 from datetime import UTC, datetime
 
+import orjson
 import pytest
 from flask import Flask
 from hypothesis import given
@@ -15,17 +16,27 @@ from service.api.jsonin import BoundedJSONProvider
 
 
 @pytest.fixture(scope="module")
-def app() -> Flask:
+def bare_app() -> Flask:
     app = Flask(__name__)
     app.json = BoundedJSONProvider(app)
-    app.json.sort_keys = False  # as create_app sets them
+    app.json.sort_keys = False  # as create_app sets them (checked below on the service)
     app.json.ensure_ascii = False
     return app
 
 
 @pytest.fixture(scope="module")
-def provider(app) -> BoundedJSONProvider:
-    return app.json
+def provider(bare_app) -> BoundedJSONProvider:
+    return bare_app.json
+
+
+def test_the_service_answers_through_orjson(client, monkeypatch):
+    encoded = []
+    dumps = orjson.dumps
+    monkeypatch.setattr(orjson, "dumps", lambda *args, **kwargs: encoded.append(args[0]) or dumps(*args, **kwargs))
+    rules = client.get("/v1/rules")
+    problem = client.get("/v1/games/nothing-here")
+    assert rules.status_code == 200 and problem.status_code == 404
+    assert rules.get_json() in encoded and problem.get_json() in encoded
 
 
 def _stdlib(value) -> str:
@@ -47,11 +58,16 @@ def test_floats_read_back_the_same(provider, number):
     assert json.loads(provider.dumps({"seconds": number})) == {"seconds": number}
 
 
-def test_jsonify_the_same_way(app):
+def test_jsonify_the_same_way(bare_app):
     """flask-smorest answers through jsonify, which asks for the compact separators."""
-    with app.app_context():
-        assert app.json.response({"card": "10♥", "n": [1, None]}).get_data(as_text=True) == \
+    with bare_app.app_context():
+        assert bare_app.json.response({"card": "10♥", "n": [1, None]}).get_data(as_text=True) == \
             '{"card":"10♥","n":[1,null]}\n'
+
+
+def test_not_a_number_is_null(provider):
+    """Unlike the stdlib's NaN, which no JSON parser has to accept (no answer holds one)."""
+    assert provider.dumps({"x": float("nan"), "y": float("inf")}) == '{"x":null,"y":null}'
 
 
 def test_an_answer_keeps_its_key_order_and_its_unicode(provider):

@@ -12,7 +12,8 @@ the declared schema, with every object closed (a field the spec does not name is
 violation, though the published schemas stay open for clients); every header is declared for
 that status, and its value fits the header's schema — except the generic headers of
 :data:`GENERIC_HEADERS`. A method a path does not have must answer
-``components.responses.MethodNotAllowed``; an unrouted path a 404 problem. OPTIONS and HEAD
+``components.responses.MethodNotAllowed``; an unrouted path a 404 problem, or what any
+request may be refused with before routing (:data:`_UNROUTED`). OPTIONS and HEAD
 (answered by Flask itself), and pages outside the spec (``/``, ``/docs``…), are not checked.
 """
 
@@ -106,6 +107,11 @@ def _resolve(spec: dict, obj: dict) -> dict:
     return obj
 
 
+#: What a request no route matches may answer besides its 404: refused before routing
+#: (a token in the query string), by method, or by its address's rate limit.
+_UNROUTED = {400: "BAD_REQUEST", 405: "MethodNotAllowed", 429: "TooManyRequests"}
+
+
 def violations(records: list[dict]) -> list[str]:
     """What in ``records`` the spec does not declare, one line each."""
     spec, _ = _spec()
@@ -117,8 +123,8 @@ def violations(records: list[dict]) -> list[str]:
             continue
         if record["rule"] is None:
             # No operation to declare them: the answers every path may give, rate limits included.
-            if status in (405, 429):
-                response = spec["components"]["responses"]["MethodNotAllowed" if status == 405 else "TooManyRequests"]
+            if status in _UNROUTED:
+                response = spec["components"]["responses"][_UNROUTED[status]]
             elif status == 404:
                 response = {"content": {"application/problem+json": {"schema": {
                     "$ref": "#/components/schemas/NotFoundProblem"}}},

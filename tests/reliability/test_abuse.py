@@ -94,6 +94,16 @@ def test_requests_no_route_matches_are_limited_too(limited):
     assert client.get("/v1/rules", environ_base={"REMOTE_ADDR": "10.0.0.8"}).status_code == 200
 
 
+def test_requests_refused_before_their_view_are_counted(limited):
+    """A token in the query string is refused (400), but after the request has counted."""
+    client = limited(RATELIMIT_DEFAULT="3 per minute")
+    scanner = {"REMOTE_ADDR": "10.0.0.6"}
+    for _ in range(3):
+        refused = client.get("/wp-login.php?token=x", environ_base=scanner)
+        assert refused.status_code == 400 and refused.get_json()["code"] == "TOKEN_IN_QUERY"
+    _assert_rate_limited(client.get("/wp-login.php?token=x", environ_base=scanner))
+
+
 def test_every_answer_describes_a_limit_even_when_its_views_own_limits_are_exempt(limited):
     client = limited(RATELIMIT_DEFAULT="50 per minute", SOLVER_RATELIMIT="7 per minute")
     # A create that runs no solver is exempt from the solver limit: the address limit is its.
