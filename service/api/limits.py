@@ -23,7 +23,7 @@ Every window is a fixed window (limits' ``FixedWindowRateLimiter``).
 
 Why not Flask-Limiter: it resolved every request's limits through its generic machinery
 (decorated, blueprint, default, application and meta limits, exemption scopes), which
-measured about half the CPU of a leaderboard's 304; the three limits here are known
+measured 37 % of the CPU of a leaderboard's 304; the three limits here are known
 when the app is built (README "Performance").
 
 Bodies are capped at ``MAX_CONTENT_LENGTH`` (413) with or without Content-Length.
@@ -59,6 +59,7 @@ log = logging.getLogger(__name__)
 
 #: how long a process counts in memory after its shared store failed, before trying it again
 STORE_RETRY_SECONDS = 5.0
+
 
 class SweepingMemoryStorage(MemoryStorage):
     """``memory://`` without a thread per hit: expired counters are swept inline, once a second.

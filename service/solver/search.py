@@ -170,15 +170,15 @@ def eager_to_foundation(card: int, found) -> bool:
 def low_card(card: int, found) -> bool:
     """True for aces, twos, and a card nothing in play can need: the only cards the complete search auto-plays.
 
-    A card of rank r (1-based) qualifies when every card of the other colour below r and
-    every card of its own colour below r - 1 is on the foundations: docs/SOLVER.md proves
+    It qualifies when every card of the other colour below its rank and every card of its
+    own colour two ranks below it or lower are on the foundations: docs/SOLVER.md proves
     (L1, L1') that playing such a card never lengthens a win.
     """
-    r = RANK[card]
-    if r <= 1:
+    rank = RANK[card]  # 0 for an ace: a foundation of `rank` cards holds every rank below this card's
+    if rank <= 1:
         return True
     o1, o2 = OPPOSITE[SUIT[card]]
-    return found[o1] >= r and found[o2] >= r and found[SAME_OTHER[SUIT[card]]] >= r - 1
+    return found[o1] >= rank and found[o2] >= rank and found[SAME_OTHER[SUIT[card]]] >= rank - 1
 
 
 def talon_reach(n_talon: int, p: int, draw: int) -> list[int]:
