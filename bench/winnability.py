@@ -3,6 +3,8 @@
     python bench/winnability.py                          # 10,000 deals per mode, 60 s CPU each
     python bench/winnability.py --summary                # print the table of the results so far
     nice -n 19 python bench/winnability.py --processes 2  # the published run (resumable)
+    python bench/winnability.py --recheck-unresolved --budget 240 --memory-mb 6144 --processes 2
+                                                         # its second pass over the unresolved deals
 
 Deals are the first N numbers drawn from ``random.Random(seed)``; each deal is
 classified in draw 1, then in draw 3.  Every result is appended at once as one
@@ -16,6 +18,13 @@ each draw-3 draw is up to three draw-1 draws, the recycles are the same, see
 docs/SOLVER.md): a draw-1 ``unwinnable`` is the deal's draw-3 ``unwinnable``,
 and a draw-3 ``winnable`` is the deal's draw-1 ``winnable``.  The ``via``
 field of a line says ``draw-1`` or ``draw-3`` when a verdict came that way.
+The run searches draw 1 first, so it takes only the first; the table
+(:func:`published`) takes both.
+
+A second pass (``--recheck-unresolved``) searches the deals the table counts
+unresolved again, with longer budgets, into a file of its own; a verdict it finds
+is counted (every ``unwinnable`` is an exhaustive search, every ``winnable`` a
+replayed line, whatever the budget), and the table says how many came that way.
 
 The budget is CPU time of this process, so a busy machine (or ``nice``) only
 slows the run down; each search also stops at ``--memory-mb`` of tables.  The
@@ -145,11 +154,25 @@ def run(path: Path, seed: int, count: int, budget_s: float, memory_mb: int, proc
 def _search_again(job: tuple[dict, float, int]) -> dict:
     before, budget_s, memory_mb = job
     return {"deal": before["deal"], "draw": before["draw"], "code": before["code"], "before": before["verdict"],
+            "budget_s": budget_s, "memory_mb": memory_mb,
             **classify(before["deal"], before["draw"], None, budget_s, memory_mb)}
+
+
+def _search_deal_again(job: tuple[list[dict], float, int]) -> list[dict]:
+    """A deal's unresolved modes, draw 1 first: its loss there makes draw 3 lost too (published)."""
+    befores, budget_s, memory_mb = job
+    rows = []
+    for before in befores:
+        if rows and rows[-1]["verdict"] == "unwinnable":
+            break
+        rows.append(_search_again((before, budget_s, memory_mb)))
+    return rows
 
 
 #: what ``--recheck`` and ``--recheck-unresolved`` search again, and the file each writes
 RECHECKS = {"unwinnable": ".recheck.jsonl", "unknown": ".unresolved.jsonl"}
+#: the budgets of the rows of ``.unresolved.jsonl`` written before they were recorded
+FIRST_BUDGETS = {"budget_s": 60.0, "memory_mb": 2048}
 
 
 def recheck(path: Path, budget_s: float, memory_mb: int, processes: int, verdict: str = "unwinnable") -> str:
@@ -157,26 +180,42 @@ def recheck(path: Path, budget_s: float, memory_mb: int, processes: int, verdict
 
     A proof that a deal is lost is a claim about the search that made it: when the search
     changes (as when its auto-play became provable, docs/SOLVER.md), the claims are checked
-    again (``unwinnable``). The deals the run left unresolved are searched again with the
-    same budgets when the search got faster or leaner (``unknown``). Resumable like the
-    run: one line per deal in ``<out>.recheck.jsonl`` or ``<out>.unresolved.jsonl``.
+    again (``unwinnable``). The deals the table counts unresolved (:func:`published`) are
+    searched again when the search got faster or leaner, or with longer budgets (``unknown``:
+    a second pass; a deal's draw 1 first, whose loss is its draw 3's too). Resumable like the
+    run: one line per deal and mode in ``<out>.recheck.jsonl`` or ``<out>.unresolved.jsonl``;
+    the second pass skips what that file holds at the same budgets.
     """
     checked_path = path.with_suffix(RECHECKS[verdict])
-    checked = {(r["deal"], r["draw"]) for r in load(checked_path)}
-    todo = [r for r in load(path) if r["verdict"] == verdict and r["via"] == "search"
-            and (r["deal"], r["draw"]) not in checked]
-    jobs = [(before, budget_s, memory_mb) for before in todo]
+    if verdict == "unknown":
+        checked = {(r["deal"], r["draw"]) for r in load(checked_path)
+                   if (r.get("budget_s", 60.0), r.get("memory_mb", 2048)) == (budget_s, memory_mb)}
+        todo = sorted((r for r in published(path) if r["verdict"] == "unknown"
+                       and (r["deal"], r["draw"]) not in checked), key=lambda r: (r["index"], r["draw"]))
+        by_deal: dict = {}
+        for before in todo:
+            by_deal.setdefault(before["deal"], []).append(before)
+        jobs, search = [(befores, budget_s, memory_mb) for befores in by_deal.values()], _search_deal_again
+    else:
+        checked = {(r["deal"], r["draw"]) for r in load(checked_path)}
+        todo = [r for r in load(path) if r["verdict"] == verdict and r["via"] == "search"
+                and (r["deal"], r["draw"]) not in checked]
+        jobs, search = [(before, budget_s, memory_mb) for before in todo], _search_again
     with open_for_appending(checked_path) as out, multiprocessing.Pool(processes) as pool, click.progressbar(
-            pool.imap_unordered(_search_again, jobs), length=len(jobs), label=f"searching {verdict} again",
+            pool.imap_unordered(search, jobs), length=len(jobs), label=f"searching {verdict} again",
             file=sys.stderr, show_pos=True, show_eta=True) as bar:
-        for checked_row in bar:
-            out.write(json.dumps(checked_row) + "\n")
+        for found in bar:
+            for checked_row in found if verdict == "unknown" else [found]:
+                out.write(json.dumps(checked_row) + "\n")
             out.flush()
     rows = load(checked_path)
-    now = {v: sum(1 for r in rows if r["verdict"] == v) for v in VERDICTS}
     if verdict == "unknown":
-        return (f"searched {len(rows)} unresolved deals again: {now['winnable']} winnable, "
-                f"{now['unwinnable']} proven lost, {now['unknown']} still unresolved")
+        rows = [r for r in rows if (r.get("budget_s", 60.0), r.get("memory_mb", 2048)) == (budget_s, memory_mb)]
+        now = {v: sum(1 for r in rows if r["verdict"] == v) for v in VERDICTS}
+        left = sum(1 for r in published(path) if r["verdict"] == "unknown")
+        return (f"searched {len(rows)} unresolved deals again ({budget_s:g} s, {memory_mb} MiB): "
+                f"{now['winnable']} winnable, {now['unwinnable']} proven lost, {now['unknown']} still unresolved; "
+                f"{left} unresolved in the table")
     agreed = sum(1 for r in rows if r["verdict"] == r["before"])
     differing = [f"{r['code']}: {r['verdict']}" for r in rows if r["verdict"] != r["before"]]
     return f"rechecked {len(rows)} proofs of a lost deal: {agreed} agree" + (
@@ -188,10 +227,14 @@ def published(path: Path) -> list[dict]:
 
     A proof searched again (``--recheck``) takes its new verdict: one the search as it is
     now could not repeat within the budgets is unresolved, and so is the draw-3 loss that
-    was taken free from it.
+    was taken free from it. A deal the second pass (``--recheck-unresolved``) decided takes
+    that verdict (``second_pass``: its budget). Then the free verdicts across modes again:
+    a draw-1 loss is the draw-3 loss, a draw-3 win the draw-1 win.
     """
     results = load(path)
     again = {(r["deal"], r["draw"]): r for r in load(path.with_suffix(RECHECKS["unwinnable"]))}
+    decided_later = {(r["deal"], r["draw"]): r for r in load(path.with_suffix(RECHECKS["unknown"]))
+                     if r["verdict"] != "unknown"}
     counted = {}
     for result in results:
         checked = again.get((result["deal"], result["draw"]))
@@ -201,6 +244,14 @@ def published(path: Path) -> list[dict]:
     for (deal, draw), result in counted.items():
         if result["via"] == "draw-1" and counted[deal, 1]["verdict"] != "unwinnable":
             counted[deal, draw] = {**result, "verdict": "unknown", "reason": "draw-1 proof not repeated"}
+    for key, later in decided_later.items():
+        if counted[key]["verdict"] == "unknown":
+            counted[key] = {**counted[key], "verdict": later["verdict"], "reason": None, "via": "search",
+                            "second_pass": {name: later.get(name, value) for name, value in FIRST_BUDGETS.items()}}
+    for (deal, draw), result in counted.items():
+        other = counted[deal, 4 - draw]["verdict"]
+        if result["verdict"] == "unknown" and (draw, other) in ((3, "unwinnable"), (1, "winnable")):
+            counted[deal, draw] = {**result, "verdict": other, "reason": None, "via": f"draw-{4 - draw}"}
     return list(counted.values())
 
 
@@ -221,8 +272,12 @@ def summary(results: list[dict]) -> str:
         parts = [f"{label} {k / n:.2%} [{low:.2%}, {high:.2%}]"
                  for label, (k, low, high) in zip(("winnable", "proven lost", "unresolved"), shares, strict=True)]
         free = sum(1 for r in mode if r["via"] != "search" and r["verdict"] != "unknown")
-        lines.append(f"draw {draw}: N={n} ({free} free from the other mode), budget {mode[0]['budget_s']:g} s CPU | "
-                     + " | ".join(parts))
+        later = [r["second_pass"] for r in mode if "second_pass" in r]
+        passes = sorted({(p["budget_s"], p["memory_mb"]) for p in later})
+        second = f", {len(later)} decided by a second pass (" + ", ".join(
+            f"{budget:g} s, {memory} MiB" for budget, memory in passes) + ")" if later else ""
+        lines.append(f"draw {draw}: N={n} ({free} free from the other mode), budget {mode[0]['budget_s']:g} s CPU"
+                     f"{second} | " + " | ".join(parts))
     return "\n".join(lines) if lines else "no results yet"
 
 
@@ -249,7 +304,8 @@ def main(argv=None) -> None:
     parser.add_argument("--recheck", action="store_true",
                         help="search again every deal proved lost by a search (after the search changed)")
     parser.add_argument("--recheck-unresolved", action="store_true",
-                        help="search again, with the same budgets, every deal the run left unresolved")
+                        help="search again every deal the table counts unresolved, with --budget and "
+                             "--memory-mb (a second pass: longer budgets than the run's)")
     parser.add_argument("--processes", type=int, default=1, help="searches at once (default 1)")
     args = parser.parse_args(argv)
     if args.recheck or args.recheck_unresolved:

@@ -87,15 +87,49 @@ def test_unresolved_deals_are_searched_again_into_a_file_of_their_own(tmp_path):
     out = tmp_path / "run.jsonl"
     winnability.run(out, seed=17, count=2, budget_s=5.0, memory_mb=256)
     results = winnability.load(out)
-    assert (results[0]["draw"], results[0]["via"], results[0]["verdict"]) == (1, "search", "winnable")
-    # As if the first deal's draw-1 search had run out of budget.
-    results[0] |= {"verdict": "unknown", "reason": "time"}
+    first = [r for r in results if r["deal"] == results[0]["deal"]]
+    assert [(r["draw"], r["via"], r["verdict"]) for r in first] == [(1, "search", "winnable"),
+                                                                      (3, "search", "winnable")]
+    # As if both of the first deal's searches had run out of budget.
+    for result in first:
+        result |= {"verdict": "unknown", "reason": "time"}
     out.write_text("".join(json.dumps(r) + "\n" for r in results))
     message = winnability.recheck(out, 5.0, 256, 1, "unknown")
-    assert message == "searched 1 unresolved deals again: 1 winnable, 0 proven lost, 0 still unresolved"
-    (again,) = winnability.load(out.with_suffix(".unresolved.jsonl"))
-    assert (again["deal"], again["draw"], again["before"]) == (results[0]["deal"], 1, "unknown")
+    assert message == ("searched 2 unresolved deals again (5 s, 256 MiB): 2 winnable, 0 proven lost, "
+                       "0 still unresolved; 0 unresolved in the table")
+    again = winnability.load(out.with_suffix(".unresolved.jsonl"))
+    assert [(r["deal"], r["draw"], r["before"], r["budget_s"]) for r in again] == [
+        (first[0]["deal"], 1, "unknown", 5.0), (first[0]["deal"], 3, "unknown", 5.0)]
+    counted = {(r["deal"], r["draw"]): r for r in winnability.published(out)}
+    assert counted[first[0]["deal"], 1]["second_pass"] == {"budget_s": 5.0, "memory_mb": 256}
     assert winnability.recheck(out, 5.0, 256, 1, "unknown") == message  # resumed: nothing searched twice
+    assert len(winnability.load(out.with_suffix(".unresolved.jsonl"))) == 2
+
+
+def _rows(path: Path, rows: list[dict]) -> None:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def test_a_second_pass_decides_what_the_run_left_and_the_other_mode_follows(tmp_path):
+    out = tmp_path / "run.jsonl"
+    base = {"seed": 17, "budget_s": 60.0, "memory_mb": 2048, "via": "search"}
+    unknown, won = {"verdict": "unknown", "reason": "time"}, {"verdict": "winnable", "reason": None}
+    _rows(out, [{**base, **unknown, "deal": 1, "draw": 1}, {**base, **unknown, "deal": 1, "draw": 3},
+                {**base, **unknown, "deal": 2, "draw": 1}, {**base, **won, "deal": 2, "draw": 3},
+                {**base, **unknown, "deal": 3, "draw": 1}, {**base, **unknown, "deal": 3, "draw": 3}])
+    # Deal 1's draw 1 proved lost by the second pass: its draw 3 too. Deal 3's stays unresolved.
+    _rows(out.with_suffix(".unresolved.jsonl"), [
+        {"deal": 1, "draw": 1, "before": "unknown", "budget_s": 240.0, "memory_mb": 6144, "verdict": "unwinnable"},
+        {"deal": 3, "draw": 1, "before": "unknown", "budget_s": 240.0, "memory_mb": 6144, "verdict": "unknown"}])
+    counted = {(r["deal"], r["draw"]): (r["verdict"], r["via"]) for r in winnability.published(out)}
+    assert counted == {(1, 1): ("unwinnable", "search"), (1, 3): ("unwinnable", "draw-1"),
+                       # a draw-3 win is the draw-1 win: the run searched draw 1 first and missed it
+                       (2, 1): ("winnable", "draw-3"), (2, 3): ("winnable", "search"),
+                       (3, 1): ("unknown", "search"), (3, 3): ("unknown", "search")}
+    draw1, draw3 = winnability.summary(winnability.published(out)).splitlines()
+    assert draw1.startswith("draw 1: N=3 (1 free from the other mode), budget 60 s CPU, "
+                            "1 decided by a second pass (240 s, 6144 MiB) |")
+    assert draw3.startswith("draw 3: N=3 (1 free from the other mode), budget 60 s CPU |")
 
 
 def test_a_proof_the_search_no_longer_repeats_is_counted_unresolved_with_the_loss_taken_from_it(tmp_path):
