@@ -24,7 +24,8 @@ The run searches draw 1 first, so it takes only the first; the table
 A second pass (``--recheck-unresolved``) searches the deals the table counts
 unresolved again, with longer budgets, into a file of its own; a verdict it finds
 is counted (every ``unwinnable`` is an exhaustive search, every ``winnable`` a
-replayed line, whatever the budget), and the table says how many came that way.
+replayed line, whatever the budget), and ``--summary`` says how many it searched
+(the free verdicts that follow from them count as free).
 
 The budget is CPU time of this process, so a busy machine (or ``nice``) only
 slows the run down; each search also stops at ``--memory-mb`` of tables.  The
@@ -151,6 +152,10 @@ def run(path: Path, seed: int, count: int, budget_s: float, memory_mb: int, proc
             out.flush()
 
 
+def _search_one_again(job: tuple[dict, float, int]) -> list[dict]:
+    return [_search_again(job)]
+
+
 def _search_again(job: tuple[dict, float, int]) -> dict:
     before, budget_s, memory_mb = job
     return {"deal": before["deal"], "draw": before["draw"], "code": before["code"], "before": before["verdict"],
@@ -159,7 +164,7 @@ def _search_again(job: tuple[dict, float, int]) -> dict:
 
 
 def _search_deal_again(job: tuple[list[dict], float, int]) -> list[dict]:
-    """A deal's unresolved modes, draw 1 first: its loss there makes draw 3 lost too (published)."""
+    """A deal's unresolved modes in the order given (draw 1 first): a loss in draw 1 is draw 3's too (published)."""
     befores, budget_s, memory_mb = job
     rows = []
     for before in befores:
@@ -169,57 +174,69 @@ def _search_deal_again(job: tuple[list[dict], float, int]) -> list[dict]:
     return rows
 
 
-#: what ``--recheck`` and ``--recheck-unresolved`` search again, and the file each writes
-RECHECKS = {"unwinnable": ".recheck.jsonl", "unknown": ".unresolved.jsonl"}
-#: the budgets of the rows of ``.unresolved.jsonl`` written before they were recorded
+#: the files ``--recheck`` and ``--recheck-unresolved`` write, beside the run's
+RECHECKED, SECOND_PASS = ".recheck.jsonl", ".unresolved.jsonl"
+#: the budgets of the rows of ``.unresolved.jsonl`` written before they were recorded (the run's)
 FIRST_BUDGETS = {"budget_s": 60.0, "memory_mb": 2048}
 
 
-def recheck(path: Path, budget_s: float, memory_mb: int, processes: int, verdict: str = "unwinnable") -> str:
-    """Search again, with the search as it is now, every deal of the results file with ``verdict``.
+def _budgets(row: dict) -> tuple[float, int]:
+    return row.get("budget_s", FIRST_BUDGETS["budget_s"]), row.get("memory_mb", FIRST_BUDGETS["memory_mb"])
+
+
+def _search_into(path: Path, search, jobs: list, processes: int, label: str) -> None:
+    """Run ``search`` on each job in a pool, appending the rows it returns to ``path`` as they come."""
+    with open_for_appending(path) as out, multiprocessing.Pool(processes) as pool, \
+            click.progressbar(pool.imap_unordered(search, jobs), length=len(jobs), label=label, file=sys.stderr,
+                              show_pos=True, show_eta=True) as bar:
+        for rows in bar:
+            for row in rows:
+                out.write(json.dumps(row) + "\n")
+            out.flush()
+
+
+def recheck(path: Path, budget_s: float, memory_mb: int, processes: int) -> str:
+    """Search again, with the search as it is now, every deal the run proved lost by a search.
 
     A proof that a deal is lost is a claim about the search that made it: when the search
     changes (as when its auto-play became provable, docs/SOLVER.md), the claims are checked
-    again (``unwinnable``). The deals the table counts unresolved (:func:`published`) are
-    searched again when the search got faster or leaner, or with longer budgets (``unknown``:
-    a second pass; a deal's draw 1 first, whose loss is its draw 3's too). Resumable like the
-    run: one line per deal and mode in ``<out>.recheck.jsonl`` or ``<out>.unresolved.jsonl``;
-    the second pass skips what that file holds at the same budgets.
+    again. Resumable like the run: one line per deal and mode in ``<out>.recheck.jsonl``.
     """
-    checked_path = path.with_suffix(RECHECKS[verdict])
-    if verdict == "unknown":
-        checked = {(r["deal"], r["draw"]) for r in load(checked_path)
-                   if (r.get("budget_s", 60.0), r.get("memory_mb", 2048)) == (budget_s, memory_mb)}
-        todo = sorted((r for r in published(path) if r["verdict"] == "unknown"
-                       and (r["deal"], r["draw"]) not in checked), key=lambda r: (r["index"], r["draw"]))
-        by_deal: dict = {}
-        for before in todo:
-            by_deal.setdefault(before["deal"], []).append(before)
-        jobs, search = [(befores, budget_s, memory_mb) for befores in by_deal.values()], _search_deal_again
-    else:
-        checked = {(r["deal"], r["draw"]) for r in load(checked_path)}
-        todo = [r for r in load(path) if r["verdict"] == verdict and r["via"] == "search"
-                and (r["deal"], r["draw"]) not in checked]
-        jobs, search = [(before, budget_s, memory_mb) for before in todo], _search_again
-    with open_for_appending(checked_path) as out, multiprocessing.Pool(processes) as pool, click.progressbar(
-            pool.imap_unordered(search, jobs), length=len(jobs), label=f"searching {verdict} again",
-            file=sys.stderr, show_pos=True, show_eta=True) as bar:
-        for found in bar:
-            for checked_row in found if verdict == "unknown" else [found]:
-                out.write(json.dumps(checked_row) + "\n")
-            out.flush()
+    checked_path = path.with_suffix(RECHECKED)
+    checked = {(r["deal"], r["draw"]) for r in load(checked_path)}
+    jobs = [(r, budget_s, memory_mb) for r in load(path)
+            if r["verdict"] == "unwinnable" and r["via"] == "search" and (r["deal"], r["draw"]) not in checked]
+    _search_into(checked_path, _search_one_again, jobs, processes, "searching the proofs again")
     rows = load(checked_path)
-    if verdict == "unknown":
-        rows = [r for r in rows if (r.get("budget_s", 60.0), r.get("memory_mb", 2048)) == (budget_s, memory_mb)]
-        now = {v: sum(1 for r in rows if r["verdict"] == v) for v in VERDICTS}
-        left = sum(1 for r in published(path) if r["verdict"] == "unknown")
-        return (f"searched {len(rows)} unresolved deals again ({budget_s:g} s, {memory_mb} MiB): "
-                f"{now['winnable']} winnable, {now['unwinnable']} proven lost, {now['unknown']} still unresolved; "
-                f"{left} unresolved in the table")
     agreed = sum(1 for r in rows if r["verdict"] == r["before"])
     differing = [f"{r['code']}: {r['verdict']}" for r in rows if r["verdict"] != r["before"]]
     return f"rechecked {len(rows)} proofs of a lost deal: {agreed} agree" + (
         "; differ: " + ", ".join(differing) if differing else "")
+
+
+def second_pass(path: Path, budget_s: float, memory_mb: int, processes: int) -> str:
+    """Search again, with these budgets, every deal and mode the table counts unresolved (:func:`published`).
+
+    For longer budgets than the run's, or a faster or leaner search. A deal's modes are one
+    job, draw 1 first: a loss there is draw 3's too, so draw 3 is then not searched. Resumable:
+    one line per deal and mode in ``<out>.unresolved.jsonl`` (written when the deal's job
+    ends, so a stopped pass loses its deals in progress); a restart skips the deals and
+    modes that file holds at the same budgets.
+    """
+    done_path = path.with_suffix(SECOND_PASS)
+    done = {(r["deal"], r["draw"]) for r in load(done_path) if _budgets(r) == (budget_s, memory_mb)}
+    by_deal: dict = {}
+    for row in sorted(published(path), key=lambda r: (r["index"], r["draw"])):
+        if row["verdict"] == "unknown" and (row["deal"], row["draw"]) not in done:
+            by_deal.setdefault(row["deal"], []).append(row)
+    _search_into(done_path, _search_deal_again, [(rows, budget_s, memory_mb) for rows in by_deal.values()],
+                 processes, "searching the unresolved deals again")
+    rows = [r for r in load(done_path) if _budgets(r) == (budget_s, memory_mb)]
+    now = {v: sum(1 for r in rows if r["verdict"] == v) for v in VERDICTS}
+    left = [sum(1 for r in published(path) if r["verdict"] == "unknown" and r["draw"] == draw) for draw in (1, 3)]
+    return (f"{len(rows)} searches of an unresolved deal and mode at {budget_s:g} s, {memory_mb} MiB so far: "
+            f"{now['winnable']} winnable, {now['unwinnable']} proven lost, {now['unknown']} still unresolved; "
+            f"unresolved now {left[0]} in draw 1, {left[1]} in draw 3")
 
 
 def published(path: Path) -> list[dict]:
@@ -232,8 +249,8 @@ def published(path: Path) -> list[dict]:
     a draw-1 loss is the draw-3 loss, a draw-3 win the draw-1 win.
     """
     results = load(path)
-    again = {(r["deal"], r["draw"]): r for r in load(path.with_suffix(RECHECKS["unwinnable"]))}
-    decided_later = {(r["deal"], r["draw"]): r for r in load(path.with_suffix(RECHECKS["unknown"]))
+    again = {(r["deal"], r["draw"]): r for r in load(path.with_suffix(RECHECKED))}
+    decided_later = {(r["deal"], r["draw"]): r for r in load(path.with_suffix(SECOND_PASS))
                      if r["verdict"] != "unknown"}
     counted = {}
     for result in results:
@@ -245,11 +262,15 @@ def published(path: Path) -> list[dict]:
         if result["via"] == "draw-1" and counted[deal, 1]["verdict"] != "unwinnable":
             counted[deal, draw] = {**result, "verdict": "unknown", "reason": "draw-1 proof not repeated"}
     for key, later in decided_later.items():
-        if counted[key]["verdict"] == "unknown":
+        if key in counted and counted[key]["verdict"] == "unknown":
             counted[key] = {**counted[key], "verdict": later["verdict"], "reason": None, "via": "search",
-                            "second_pass": {name: later.get(name, value) for name, value in FIRST_BUDGETS.items()}}
+                            "second_pass": dict(zip(FIRST_BUDGETS, _budgets(later), strict=True))}
     for (deal, draw), result in counted.items():
-        other = counted[deal, 4 - draw]["verdict"]
+        # A deal whose draw 3 a stopped run has not classified yet has no other mode.
+        other = counted.get((deal, 4 - draw), {}).get("verdict")
+        if (draw, result["verdict"], other) == (1, "unwinnable", "winnable"):
+            raise ValueError(f"{result['code']}: proved lost in draw 1 but won in draw 3, which draw 1 "
+                             "simulates (docs/SOLVER.md section 7): a solver bug")
         if result["verdict"] == "unknown" and (draw, other) in ((3, "unwinnable"), (1, "winnable")):
             counted[deal, draw] = {**result, "verdict": other, "reason": None, "via": f"draw-{4 - draw}"}
     return list(counted.values())
@@ -274,7 +295,7 @@ def summary(results: list[dict]) -> str:
         free = sum(1 for r in mode if r["via"] != "search" and r["verdict"] != "unknown")
         later = [r["second_pass"] for r in mode if "second_pass" in r]
         passes = sorted({(p["budget_s"], p["memory_mb"]) for p in later})
-        second = f", {len(later)} decided by a second pass (" + ", ".join(
+        second = f", {len(later)} decided in a second pass (" + ", ".join(
             f"{budget:g} s, {memory} MiB" for budget, memory in passes) + ")" if later else ""
         lines.append(f"draw {draw}: N={n} ({free} free from the other mode), budget {mode[0]['budget_s']:g} s CPU"
                      f"{second} | " + " | ".join(parts))
@@ -304,13 +325,15 @@ def main(argv=None) -> None:
     parser.add_argument("--recheck", action="store_true",
                         help="search again every deal proved lost by a search (after the search changed)")
     parser.add_argument("--recheck-unresolved", action="store_true",
-                        help="search again every deal the table counts unresolved, with --budget and "
-                             "--memory-mb (a second pass: longer budgets than the run's)")
+                        help="a second pass: search again every deal and mode the table counts unresolved, "
+                             "with --budget and --memory-mb (e.g. longer than the run's)")
     parser.add_argument("--processes", type=int, default=1, help="searches at once (default 1)")
     args = parser.parse_args(argv)
-    if args.recheck or args.recheck_unresolved:
-        print(recheck(args.out, args.budget, args.memory_mb, args.processes,
-                      "unknown" if args.recheck_unresolved else "unwinnable"))
+    if args.recheck:
+        print(recheck(args.out, args.budget, args.memory_mb, args.processes))
+        return
+    if args.recheck_unresolved:
+        print(second_pass(args.out, args.budget, args.memory_mb, args.processes))
         return
     if args.markdown:
         print("\n".join(markdown_rows(published(args.out))))

@@ -93,43 +93,92 @@ def test_unresolved_deals_are_searched_again_into_a_file_of_their_own(tmp_path):
     # As if both of the first deal's searches had run out of budget.
     for result in first:
         result |= {"verdict": "unknown", "reason": "time"}
-    out.write_text("".join(json.dumps(r) + "\n" for r in results))
-    message = winnability.recheck(out, 5.0, 256, 1, "unknown")
-    assert message == ("searched 2 unresolved deals again (5 s, 256 MiB): 2 winnable, 0 proven lost, "
-                       "0 still unresolved; 0 unresolved in the table")
+    _rows(out, results)
+    message = winnability.second_pass(out, 5.0, 256, 1)
+    assert message == ("2 searches of an unresolved deal and mode at 5 s, 256 MiB so far: 2 winnable, "
+                       "0 proven lost, 0 still unresolved; unresolved now 0 in draw 1, 0 in draw 3")
     again = winnability.load(out.with_suffix(".unresolved.jsonl"))
     assert [(r["deal"], r["draw"], r["before"], r["budget_s"]) for r in again] == [
         (first[0]["deal"], 1, "unknown", 5.0), (first[0]["deal"], 3, "unknown", 5.0)]
     counted = {(r["deal"], r["draw"]): r for r in winnability.published(out)}
     assert counted[first[0]["deal"], 1]["second_pass"] == {"budget_s": 5.0, "memory_mb": 256}
-    assert winnability.recheck(out, 5.0, 256, 1, "unknown") == message  # resumed: nothing searched twice
-    assert len(winnability.load(out.with_suffix(".unresolved.jsonl"))) == 2
 
 
 def _rows(path: Path, rows: list[dict]) -> None:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
 
 
+_BASE = {"seed": 17, "budget_s": 60.0, "memory_mb": 2048, "via": "search"}
+_UNKNOWN, _WON = {"verdict": "unknown", "reason": "time"}, {"verdict": "winnable", "reason": None}
+
+
+def _unresolved_run(path: Path, deals: int) -> None:
+    """Every mode of ``deals`` deals unresolved; draw 3 first in the file, as a run may finish them."""
+    _rows(path, [{**_BASE, **_UNKNOWN, "index": deal, "deal": deal, "draw": draw,
+                  "code": str(GameCode(draw=draw, deal=deal))} for deal in range(deals) for draw in (3, 1)])
+
+
+def test_a_second_pass_resumes_at_its_budgets_and_skips_draw_3_after_a_draw_1_loss(tmp_path, monkeypatch):
+    out = tmp_path / "run.jsonl"
+    _unresolved_run(out, 2)
+    searched = []
+
+    def classify(deal, draw, other, budget_s, memory_mb):  # deal 0 is lost, deal 1 stays unresolved
+        searched.append((deal, draw, budget_s))
+        verdict = "unwinnable" if deal == 0 else "unknown"
+        return {"verdict": verdict, "via": "search", "ms": 1.0, "nodes": 1, "reason": None}
+
+    monkeypatch.setattr(winnability, "classify", classify)  # the pool's forked workers inherit it
+    # The run's own budgets, before they were recorded: those rows count as searched at them.
+    _rows(out.with_suffix(".unresolved.jsonl"), [{"deal": 1, "draw": 1, "before": "unknown", "verdict": "unknown"}])
+    winnability.second_pass(out, 60.0, 2048, 1)
+    rows = winnability.load(out.with_suffix(".unresolved.jsonl"))
+    assert [(r["deal"], r["draw"], r["budget_s"]) for r in rows[1:]] == [(0, 1, 60.0), (1, 3, 60.0)]
+    winnability.second_pass(out, 60.0, 2048, 1)  # resumed: nothing more at these budgets
+    assert len(winnability.load(out.with_suffix(".unresolved.jsonl"))) == 3
+    winnability.second_pass(out, 240.0, 2048, 1)  # longer: what is still unresolved, draw 1 first
+    assert [(r["deal"], r["draw"], r["budget_s"]) for r in winnability.load(out.with_suffix(".unresolved.jsonl"))[3:]
+            ] == [(1, 1, 240.0), (1, 3, 240.0)]
+    verdicts = {(r["deal"], r["draw"]): (r["verdict"], r["via"]) for r in winnability.published(out)}
+    assert verdicts == {(0, 1): ("unwinnable", "search"), (0, 3): ("unwinnable", "draw-1"),
+                        (1, 1): ("unknown", "search"), (1, 3): ("unknown", "search")}
+
+
 def test_a_second_pass_decides_what_the_run_left_and_the_other_mode_follows(tmp_path):
     out = tmp_path / "run.jsonl"
-    base = {"seed": 17, "budget_s": 60.0, "memory_mb": 2048, "via": "search"}
-    unknown, won = {"verdict": "unknown", "reason": "time"}, {"verdict": "winnable", "reason": None}
-    _rows(out, [{**base, **unknown, "deal": 1, "draw": 1}, {**base, **unknown, "deal": 1, "draw": 3},
-                {**base, **unknown, "deal": 2, "draw": 1}, {**base, **won, "deal": 2, "draw": 3},
-                {**base, **unknown, "deal": 3, "draw": 1}, {**base, **unknown, "deal": 3, "draw": 3}])
+    lost = {**_BASE, "verdict": "unwinnable", "reason": None}
+    _rows(out, [{**_BASE, **_UNKNOWN, "deal": 1, "draw": 1}, {**_BASE, **_UNKNOWN, "deal": 1, "draw": 3},
+                {**_BASE, **_UNKNOWN, "deal": 2, "draw": 1}, {**_BASE, **_WON, "deal": 2, "draw": 3},
+                {**_BASE, **_UNKNOWN, "deal": 3, "draw": 1}, {**_BASE, **_UNKNOWN, "deal": 3, "draw": 3},
+                {**lost, "deal": 4, "draw": 1}, {**lost, "deal": 4, "draw": 3, "via": "draw-1"}])
+    # Deal 4's proof of a loss is not repeated by the search as it is now; the second pass wins its draw 3.
+    _rows(out.with_suffix(".recheck.jsonl"), [{"deal": 4, "draw": 1, "before": "unwinnable", **_UNKNOWN}])
     # Deal 1's draw 1 proved lost by the second pass: its draw 3 too. Deal 3's stays unresolved.
+    second = {"before": "unknown", "budget_s": 240.0, "memory_mb": 6144}
     _rows(out.with_suffix(".unresolved.jsonl"), [
-        {"deal": 1, "draw": 1, "before": "unknown", "budget_s": 240.0, "memory_mb": 6144, "verdict": "unwinnable"},
-        {"deal": 3, "draw": 1, "before": "unknown", "budget_s": 240.0, "memory_mb": 6144, "verdict": "unknown"}])
+        {**second, "deal": 1, "draw": 1, "verdict": "unwinnable"}, {**second, "deal": 3, "draw": 1, **_UNKNOWN},
+        {**second, "deal": 4, "draw": 3, "verdict": "winnable"}])
     counted = {(r["deal"], r["draw"]): (r["verdict"], r["via"]) for r in winnability.published(out)}
     assert counted == {(1, 1): ("unwinnable", "search"), (1, 3): ("unwinnable", "draw-1"),
                        # a draw-3 win is the draw-1 win: the run searched draw 1 first and missed it
                        (2, 1): ("winnable", "draw-3"), (2, 3): ("winnable", "search"),
-                       (3, 1): ("unknown", "search"), (3, 3): ("unknown", "search")}
+                       (3, 1): ("unknown", "search"), (3, 3): ("unknown", "search"),
+                       (4, 1): ("winnable", "draw-3"), (4, 3): ("winnable", "search")}
     draw1, draw3 = winnability.summary(winnability.published(out)).splitlines()
-    assert draw1.startswith("draw 1: N=3 (1 free from the other mode), budget 60 s CPU, "
-                            "1 decided by a second pass (240 s, 6144 MiB) |")
-    assert draw3.startswith("draw 3: N=3 (1 free from the other mode), budget 60 s CPU |")
+    assert draw1.startswith("draw 1: N=4 (2 free from the other mode), budget 60 s CPU, "
+                            "1 decided in a second pass (240 s, 6144 MiB) |")
+    assert draw3.startswith("draw 3: N=4 (1 free from the other mode), budget 60 s CPU, "
+                            "1 decided in a second pass (240 s, 6144 MiB) |")
+
+
+def test_a_stopped_run_missing_a_mode_is_counted_and_contradicting_modes_are_refused(tmp_path):
+    out = tmp_path / "run.jsonl"
+    _rows(out, [{**_BASE, **_UNKNOWN, "deal": 1, "draw": 1, "code": "TF1-D1N-AAAAAAB"}])
+    assert [r["verdict"] for r in winnability.published(out)] == ["unknown"]
+    _rows(out, [{**_BASE, "verdict": "unwinnable", "reason": None, "deal": 1, "draw": 1, "code": "TF1-D1N-AAAAAAB"},
+                {**_BASE, **_WON, "deal": 1, "draw": 3, "code": "TF1-D3N-AAAAAAB"}])
+    with pytest.raises(ValueError, match="TF1-D1N-AAAAAAB: proved lost in draw 1 but won in draw 3"):
+        winnability.published(out)
 
 
 def test_a_proof_the_search_no_longer_repeats_is_counted_unresolved_with_the_loss_taken_from_it(tmp_path):
