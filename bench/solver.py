@@ -73,13 +73,17 @@ def run(draw: int, deals: int, seed: int, cap_s: float, verbose: bool, clock=tim
 
 
 #: solve()'s settings compared by --compare: "before" is the previous release (the best-first search
-#: stops at 50 ms, no draw-1 proof search in draw 3, the complete search auto-plays every safe card);
-#: "safe-autoplay" is "now" with that last point only
+#: stops at 50 ms, no draw-1 proof search in draw 3, the complete search auto-plays every safe card, the
+#: quick search runs once); "safe-autoplay" is "once" with the safe cards auto-played
 VARIANTS = {
-    "before": {"QUICK_BEST_LATE_WEIGHT": 0.0, "DRAW_ONE_WEIGHT": 0.0, "LOW_AUTOPLAY": False},
-    "safe-autoplay": {"LOW_AUTOPLAY": False},
+    "before": {"QUICK_BEST_LATE_WEIGHT": 0.0, "DRAW_ONE_WEIGHT": 0.0, "LOW_AUTOPLAY": False, "QUICK_RESTARTS": False},
+    "safe-autoplay": {"LOW_AUTOPLAY": False, "QUICK_RESTARTS": False},
+    "once": {"QUICK_RESTARTS": False},  # the quick depth-first search runs once, in the scores' order
     "now": {},
     "best-late-4": {"QUICK_BEST_LATE_WEIGHT": 4.0},  # measured, not adopted (README "Performance")
+    # measured, not adopted (README "Performance": solver restarts)
+    "restart-2048": {"RESTART_UNIT": 2048}, "restart-8192": {"RESTART_UNIT": 8192},
+    "quick-dfs-2": {"QUICK_DFS_WEIGHT": 2.0},
     "core": {},  # "now" with the C core given by --core (e.g. another checkout's build)
 }
 
@@ -92,20 +96,26 @@ def load_core(path: str):
     return module
 
 
-def compare(draw: int, deals: int, seed: int, cap_s: float, names: list[str], rounds: int, core=None) -> None:
+def compare(draw: int, deals: int, seed: int, cap_s: float, names: list[str], rounds: int, core=None,
+            given: list[GameCode] | None = None) -> None:
     """Each deal solved by each variant in turn, the order alternating deal by deal, ``rounds`` times.
 
     Prints per variant and round the share decided within 0.1 s and 1 s, the median and p99
     time, the ratio of the summed times to the first variant's in the same round, and the most
     bytes of tables a solve held (the largest, and the sum's ratio to the first variant's).
-    ``core``: the C core of the variant "core" (see load_core).
+    ``core``: the C core of the variant "core" (see load_core). ``given``: these deals (those
+    of this draw mode) in every round instead of fresh ones.
     """
     own_core = service.solver.fast._csearch
     settings = {name: VARIANTS[name] for name in names}
     defaults = {key: getattr(service.solver, key) for variant in settings.values() for key in variant}
     for round_ in range(rounds):
         rng = random.Random(seed + round_)
-        codes = [GameCode(draw=draw, deal=rng.randrange(DEAL_COUNT)) for _ in range(deals)]
+        codes = ([code for code in given if code.draw == draw] if given is not None
+                 else [GameCode(draw=draw, deal=rng.randrange(DEAL_COUNT)) for _ in range(deals)])
+        deals = len(codes)
+        if not deals:
+            return
         times: dict[str, list[float]] = {name: [] for name in names}
         decided: dict[str, list[bool]] = {name: [] for name in names}
         table_bytes: dict[str, list[int]] = {name: [] for name in names}
@@ -179,6 +189,8 @@ def main(argv=None) -> None:
     parser.add_argument("--core", metavar="PATH",
                         help="a built _csearch extension (e.g. of another checkout) for the --compare variant 'core'")
     parser.add_argument("--rounds", type=int, default=2, help="rounds of --compare, each on fresh deals (default 2)")
+    parser.add_argument("--codes", type=argparse.FileType(), metavar="FILE",
+                        help="--compare these deals (a line's first game code: a list, or lines of --verbose)")
     parser.add_argument("--hint-memory", type=int, metavar="N",
                         help="measure a hint's tables and RSS at --max-nodes on N hard deals per mode, and stop")
     parser.add_argument("--hint-memory-one", metavar="CODE", help=argparse.SUPPRESS)
@@ -196,8 +208,11 @@ def main(argv=None) -> None:
         if "core" in args.compare and not args.core:
             parser.error("the variant 'core' needs --core PATH")
         core = load_core(args.core) if args.core else None
+        # A line's first game code: a list of codes, or the lines of --verbose.
+        given = [GameCode.parse(next(word for word in line.split() if word.startswith("TF1-")))
+                 for line in args.codes if "TF1-" in line] if args.codes else None
         for draw in args.draw or (1, 3):
-            compare(draw, args.deals, args.seed, args.cap, args.compare, args.rounds, core)
+            compare(draw, args.deals, args.seed, args.cap, args.compare, args.rounds, core, given)
         return
     if args.backend:
         if args.backend == "c" and service.solver.fast.BACKEND != "c":

@@ -62,6 +62,11 @@ QUICK_BEST_LATE_WEIGHT = 2.0
 #: (search.low_card): docs/SOLVER.md proves them complete that way (measured cost:
 #: bench/solver.py --compare, README "Performance")
 LOW_AUTOPLAY = True
+#: the quick depth-first search restarts with the moves in another order (_Restarts): its n-th run
+#: meets at most RESTART_UNIT times the n-th term of Luby's sequence positions (2,048 and 8,192
+#: did no better on the deals bench/solver.py finds slow; README "Performance")
+QUICK_RESTARTS = True
+RESTART_UNIT = 4096
 #: shares of the memory budget: the complete search(es) get the rest
 QUICK_DFS_MEMORY_SHARE = 0.125
 QUICK_BEST_MEMORY_SHARE = 0.25
@@ -128,7 +133,8 @@ def solve(
     # time spent so far (they advance in slices of a few milliseconds; after
     # QUICK_PHASE_S the complete search gets most of it):
     # * a streamlined depth-first search (unsafe restrictions, see Searcher),
-    #   which finds the easy wins at once;
+    #   which finds the easy wins at once, restarted with the moves shuffled and
+    #   ever longer runs (_Restarts) so that an early bad choice does not doom it;
     # * a streamlined greedy best-first search, which recovers from the bad early
     #   choices that doom a depth-first search;
     # * the complete depth-first search with only safe pruning: it alone may say
@@ -142,12 +148,16 @@ def solve(
     def memory_share(fraction: float) -> int | None:
         return None if memory_bytes is None else max(1, int(memory_bytes * fraction))
 
-    def searcher(search_draw: int, share: float, **options):
-        return search_class(cols, found, talon, waste, search_draw, max_nodes=max_nodes,
+    def searcher(search_draw: int, share: float, nodes: int | None = None, **options):
+        return search_class(cols, found, talon, waste, search_draw, max_nodes=nodes or max_nodes,
                             max_bytes=memory_share(share), **options)
 
     draw_one_share = DRAW_ONE_MEMORY_SHARE if draw != 1 else 0.0
-    quick = searcher(draw, QUICK_DFS_MEMORY_SHARE, streamline=True)
+    if QUICK_RESTARTS:
+        quick = _Restarts(draw, lambda shuffle, nodes: searcher(
+            draw, QUICK_DFS_MEMORY_SHARE, min(nodes, max_nodes or nodes), streamline=True, shuffle=shuffle))
+    else:
+        quick = searcher(draw, QUICK_DFS_MEMORY_SHARE, streamline=True)
     best = searcher(draw, QUICK_BEST_MEMORY_SHARE, streamline=True)
     complete = searcher(draw, 1.0 - QUICK_DFS_MEMORY_SHARE - QUICK_BEST_MEMORY_SHARE - draw_one_share,
                         whole_groups=True, pending=True, low_autoplay=LOW_AUTOPLAY)
@@ -295,6 +305,58 @@ def winnable_deal(
 
 
 # -- internals -------------------------------------------------------------------
+
+
+class _Restarts:
+    """The streamlined depth-first search run again and again, each run trying the moves in its own order.
+
+    A depth-first search's time to a win is heavy-tailed: an early choice that leads nowhere
+    costs it everything below, where the same moves in another order win at once (Gomes,
+    Selman, Crato and Kautz, "Heavy-tailed phenomena in satisfiability and constraint
+    satisfaction problems", 2000). So run n adds the noise of seed n - 1 to the moves' scores
+    (run 1: the scores alone, the search as it ran before) and stops after ``RESTART_UNIT``
+    times the n-th term of Luby's sequence positions, the schedule within a log factor of the
+    best fixed one whatever the tail (Luby, Sinclair and Zuckerman, 1993). A run that exhausts
+    its positions ends the restarts: which streamlined positions are reachable does not depend
+    on the order. Its failures prove nothing, as the search's it repeats.
+    """
+
+    def __init__(self, draw: int, make) -> None:
+        self.draw = draw
+        self._make = make  # make(shuffle, nodes) -> a streamlined Searcher
+        self._current = None
+        self._finished_nodes = 0
+
+    @property
+    def nodes(self) -> int:
+        return self._finished_nodes + (self._current.nodes if self._current else 0)
+
+    @property
+    def table_bytes(self) -> int:
+        return self._current.table_bytes if self._current else 0
+
+    def dfs(self):
+        """The generator of :meth:`Searcher.dfs`: yields between slices, returns a path or None."""
+        run = 0
+        while True:
+            run += 1
+            limit = RESTART_UNIT * _luby(run)
+            self._current = self._make(run - 1, limit)
+            try:
+                return (yield from self._current.dfs())
+            except Budget as spent:
+                if spent.reason != NODES or self._current.nodes < limit:
+                    raise  # out of memory, or the solve's own node budget
+            self._finished_nodes += self._current.nodes
+
+
+def _luby(n: int) -> int:
+    """The n-th term (from 1) of Luby's sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, …"""
+    while True:
+        k = n.bit_length()
+        if n == (1 << k) - 1:
+            return 1 << (k - 1)
+        n -= (1 << (k - 1)) - 1
 
 
 def _behind(entry) -> float:

@@ -14,7 +14,8 @@
  *            draw: int, streamline: bool, whole_groups: bool, best_first: bool,
  *            pending: bool)
  *     (best_first=True: the greedy best-first search, same scores and tie-breaks)
- *     (max_bytes=N > 0: the memory budget of the search's tables, see within_memory;
+ *     (shuffle=S > 0: noise from the seed S added to the moves' scores, see gen_moves;
+ *      max_bytes=N > 0: the memory budget of the search's tables, see within_memory;
  *      low_autoplay=True: only aces, twos and the cards nothing in play can need are auto-played,
  *      see docs/SOLVER.md)
  *     .step(limit) -> 0 running (limit positions reached), 1 won, 2 exhausted,
@@ -324,8 +325,24 @@ static void talon_reach_mask(int n, int p, int draw, uint8_t *reach)
     }
 }
 
-/* Candidate moves, best first (search.py: Searcher.moves; same scores, stable order). */
-static int gen_moves(const State *st, int draw, int mode, int whole_groups, int pend_kinds, Move *out)
+/* search.py: shuffle_noise (the same 32-bit hash of the seed and the move). */
+#define SHUFFLE_SPREAD 60
+static inline int shuffle_noise(uint32_t seed, const Move *m)
+{
+    uint32_t h = seed * 0x9E3779B1u
+                 ^ (m->kind * 0x85EBCA77u + m->a * 0xC2B2AE3Du + m->b * 0x27D4EB2Fu + m->c * 0x165667B1u);
+    h ^= h >> 15;
+    h *= 0x2C1B3C6Du;
+    h ^= h >> 12;
+    h *= 0x297A2D39u;
+    h ^= h >> 15;
+    return (int)(h % SHUFFLE_SPREAD);
+}
+
+/* Candidate moves, best first (search.py: Searcher.moves; same scores, stable order); shuffle: a
+ * seed whose noise is added to the scores (0: none). */
+static int gen_moves(const State *st, int draw, int mode, int whole_groups, int pend_kinds, uint32_t shuffle,
+                     Move *out)
 {
     Scored sc[MAXMOVES];
     int n = 0;
@@ -462,6 +479,9 @@ static int gen_moves(const State *st, int draw, int mode, int whole_groups, int 
         }
         n = kept;
     }
+    if (shuffle)
+        for (int i = 0; i < n; i++)
+            sc[i].score += shuffle_noise(shuffle, &sc[i].m);
     /* stable insertion sort, highest score first (Python's sort(reverse=True) is stable) */
     for (int i = 1; i < n; i++) {
         Scored x = sc[i];
@@ -723,6 +743,7 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     int draw, streamline /* the auto-play mode: AUTO_* */, whole_groups, best_first, status, started, pending;
+    uint32_t shuffle; /* gen_moves' seed */
     long long nodes;
     unsigned long long max_bytes; /* 0: no memory budget */
     Frame *frames;
@@ -801,7 +822,7 @@ static int push_frame(SearchObject *self, const State *st, size_t rec_start)
     Frame *f = &self->frames[self->nframes++];
     f->st = *st;
     f->moves_start = self->moves.n;
-    f->nmoves = gen_moves(st, self->draw, self->streamline, self->whole_groups, pend_kinds(self),
+    f->nmoves = gen_moves(st, self->draw, self->streamline, self->whole_groups, pend_kinds(self), self->shuffle,
                           self->moves.v + self->moves.n);
     self->moves.n += (size_t)f->nmoves;
     f->next = 0;
@@ -824,14 +845,15 @@ static void Search_dealloc(SearchObject *self)
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"cols", "found", "talon", "p", "draw", "streamline", "whole_groups", "best_first",
-                             "pending", "max_bytes", "low_autoplay", "autoplay", NULL};
+                             "pending", "max_bytes", "low_autoplay", "autoplay", "shuffle", NULL};
     PyObject *cols, *found;
     Py_buffer talon;
     int p, draw, streamline = 0, whole_groups = 0, best_first = 0, pending = 0, low_autoplay = 0, autoplay_on = 1;
     unsigned long long max_bytes = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOy*ii|ppppKpp", kwlist, &cols, &found, &talon, &p, &draw,
+    unsigned int shuffle = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOy*ii|ppppKppI", kwlist, &cols, &found, &talon, &p, &draw,
                                      &streamline, &whole_groups, &best_first, &pending, &max_bytes, &low_autoplay,
-                                     &autoplay_on))
+                                     &autoplay_on, &shuffle))
         return -1;
     State st;
     memset(&st, 0, sizeof st);
@@ -918,6 +940,7 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
     self->draw = draw;
     /* the auto-play mode */
     self->streamline = streamline ? AUTO_EAGER : !autoplay_on ? AUTO_NONE : low_autoplay ? AUTO_LOW : AUTO_SAFE;
+    self->shuffle = shuffle;
     self->whole_groups = whole_groups || streamline;
     self->best_first = best_first;
     self->current = -1;
@@ -1163,7 +1186,7 @@ static PyObject *best_first_step(SearchObject *self, long long limit)
             self->current = (int32_t)top.node;
             unpack(self->bnodes[top.node].packed, &self->current_st);
             self->current_n = gen_moves(&self->current_st, self->draw, self->streamline, self->whole_groups,
-                                        pend_kinds(self), self->current_moves);
+                                        pend_kinds(self), self->shuffle, self->current_moves);
             self->current_next = 0;
         }
         if (self->current_next >= self->current_n) {

@@ -69,7 +69,7 @@ class CSearcher(Searcher):
             return None
         search = _csearch.Search(list(state[0]), state[1], state[2], state[3], self.draw, self.streamline,
                                  self.whole_groups, best_first, bool(self.pend_kinds), self.max_bytes or 0,
-                                 self.low_autoplay, self.autoplays)
+                                 self.low_autoplay, self.autoplays, self.shuffle)
         while True:
             try:
                 status = search.step(int(min(self.nodes + SLICE, max_nodes)))

@@ -291,6 +291,25 @@ def doomed(cols, found, talon) -> bool:
             return False
 
 
+#: the noise :func:`shuffle_noise` adds to a move's score is below this: the scores' own gaps
+#: (5 to 90) still order most moves, and neighbours trade places (measured on the deals
+#: bench/solver.py finds slow: 30 and 120 won fewer of them than 60)
+SHUFFLE_SPREAD = 60
+_WORD = 0xFFFFFFFF
+
+
+def shuffle_noise(seed: int, move: tuple) -> int:
+    """A move's noise for a seed, in ``range(SHUFFLE_SPREAD)``: a 32-bit hash the C core computes alike."""
+    kind, a, b, c = (*move, 0, 0)[:4]
+    h = ((seed * 0x9E3779B1) ^ (kind * 0x85EBCA77 + a * 0xC2B2AE3D + b * 0x27D4EB2F + c * 0x165667B1)) & _WORD
+    h ^= h >> 15
+    h = (h * 0x2C1B3C6D) & _WORD
+    h ^= h >> 12
+    h = (h * 0x297A2D39) & _WORD
+    h ^= h >> 15
+    return h % SHUFFLE_SPREAD
+
+
 #: why a search stopped without a verdict (:attr:`Budget.reason`)
 TIME, NODES, MEMORY = "time", "nodes", "memory"
 
@@ -316,7 +335,7 @@ class Searcher:
     def __init__(
         self, cols, found, talon, p, draw, *, deadline: float = float("inf"), max_nodes: int | None = None,
         max_bytes: int | None = None, streamline: bool = False, prune: bool = False, whole_groups: bool = False,
-        pending: bool = False, low_autoplay: bool = False, autoplay: bool = True,
+        pending: bool = False, low_autoplay: bool = False, autoplay: bool = True, shuffle: int = 0,
     ):
         #: streamline: a search for a *quick win* with unsafe restrictions (no take-backs,
         #: partial groups only to uncover a foundation card, eager auto-play).  Its
@@ -336,6 +355,9 @@ class Searcher:
         #: autoplay=False: nothing is played automatically (and rule 3 holds nothing back): the
         #: reference that tests/solver holds the complete search to
         self.autoplays = autoplay or streamline
+        #: shuffle: a seed (1 to 2**32 - 1) whose noise (:func:`shuffle_noise`) is added to the moves'
+        #: scores, so that a restarted search tries them in another order; 0: the scores alone
+        self.shuffle = shuffle
         self._plays_up = (eager_to_foundation if streamline else _never if not autoplay
                           else low_card if self.low_autoplay else safe_to_foundation)
         self.root = (tuple(bytes(c) for c in cols), tuple(found), bytes(talon), p)
@@ -568,6 +590,8 @@ class Searcher:
                     add((2, (FC, s, dst)))
         if pend:
             scored = [item for item in scored if self._uses(item[1], pend, tops, found, talon)]
+        if self.shuffle:
+            scored = [(score + shuffle_noise(self.shuffle, move), move) for score, move in scored]
         scored.sort(key=_first, reverse=True)
         return [m for _, m in scored]
 
