@@ -204,6 +204,8 @@ def main(argv=None) -> None:
         for draw in args.draw or (1, 3):
             hint_memory(draw, args.hint_memory, args.seed, args.max_nodes)
         return
+    if args.codes and not args.compare:
+        parser.error("--codes goes with --compare")
     if args.compare:
         if "core" in args.compare and not args.core:
             parser.error("the variant 'core' needs --core PATH")

@@ -63,8 +63,8 @@ QUICK_BEST_LATE_WEIGHT = 2.0
 #: bench/solver.py --compare, README "Performance")
 LOW_AUTOPLAY = True
 #: the quick depth-first search restarts with the moves in another order (_Restarts): its n-th run
-#: meets at most RESTART_UNIT times the n-th term of Luby's sequence positions (2,048 and 8,192
-#: did no better on the deals bench/solver.py finds slow; README "Performance")
+#: meets at most RESTART_UNIT × Luby(n) positions (2,048 and 8,192 were not better beyond noise on
+#: the deals bench/solver.py finds slow; README "Performance")
 QUICK_RESTARTS = True
 RESTART_UNIT = 4096
 #: shares of the memory budget: the complete search(es) get the rest
@@ -148,14 +148,16 @@ def solve(
     def memory_share(fraction: float) -> int | None:
         return None if memory_bytes is None else max(1, int(memory_bytes * fraction))
 
-    def searcher(search_draw: int, share: float, nodes: int | None = None, **options):
-        return search_class(cols, found, talon, waste, search_draw, max_nodes=nodes or max_nodes,
+    def searcher(search_draw: int, share: float, run_nodes: int | None = None, **options):
+        return search_class(cols, found, talon, waste, search_draw,
+                            max_nodes=max_nodes if run_nodes is None else run_nodes,
                             max_bytes=memory_share(share), **options)
 
     draw_one_share = DRAW_ONE_MEMORY_SHARE if draw != 1 else 0.0
     if QUICK_RESTARTS:
         quick = _Restarts(draw, lambda shuffle, nodes: searcher(
-            draw, QUICK_DFS_MEMORY_SHARE, min(nodes, max_nodes or nodes), streamline=True, shuffle=shuffle))
+            draw, QUICK_DFS_MEMORY_SHARE, nodes if max_nodes is None else min(nodes, max_nodes),
+            streamline=True, shuffle=shuffle))
     else:
         quick = searcher(draw, QUICK_DFS_MEMORY_SHARE, streamline=True)
     best = searcher(draw, QUICK_BEST_MEMORY_SHARE, streamline=True)
@@ -314,11 +316,12 @@ class _Restarts:
     costs it everything below, where the same moves in another order win at once (Gomes,
     Selman, Crato and Kautz, "Heavy-tailed phenomena in satisfiability and constraint
     satisfaction problems", 2000). So run n adds the noise of seed n - 1 to the moves' scores
-    (run 1: the scores alone, the search as it ran before) and stops after ``RESTART_UNIT``
-    times the n-th term of Luby's sequence positions, the schedule within a log factor of the
-    best fixed one whatever the tail (Luby, Sinclair and Zuckerman, 1993). A run that exhausts
-    its positions ends the restarts: which streamlined positions are reachable does not depend
-    on the order. Its failures prove nothing, as the search's it repeats.
+    (run 1: the scores alone, the search as it ran before) and stops after at most
+    ``RESTART_UNIT`` × Luby(n) positions, the schedule within a log factor of the best fixed
+    one whatever the tail (Luby, Sinclair and Zuckerman, 1993). A run that exhausts its
+    positions ends the restarts: which streamlined positions are reachable does not depend on
+    the order. Its failures prove nothing, like those of the search it repeats. ``nodes``
+    counts the positions of every run, so one met again in a later run counts again.
     """
 
     def __init__(self, draw: int, make) -> None:
@@ -347,6 +350,7 @@ class _Restarts:
             except Budget as spent:
                 if spent.reason != NODES or self._current.nodes < limit:
                     raise  # out of memory, or the solve's own node budget
+            yield  # solve() sees the finished run's tables before the next run's replace them
             self._finished_nodes += self._current.nodes
 
 

@@ -14,7 +14,7 @@
  *            draw: int, streamline: bool, whole_groups: bool, best_first: bool,
  *            pending: bool)
  *     (best_first=True: the greedy best-first search, same scores and tie-breaks)
- *     (shuffle=S > 0: noise from the seed S added to the moves' scores, see gen_moves;
+ *     (shuffle=S > 0: noise from the seed S added to the moves' scores, see shuffle_noise;
  *      max_bytes=N > 0: the memory budget of the search's tables, see within_memory;
  *      low_autoplay=True: only aces, twos and the cards nothing in play can need are auto-played,
  *      see docs/SOLVER.md)
@@ -326,7 +326,7 @@ static void talon_reach_mask(int n, int p, int draw, uint8_t *reach)
 }
 
 /* search.py: shuffle_noise (the same 32-bit hash of the seed and the move). */
-#define SHUFFLE_SPREAD 60
+#define SHUFFLE_SPREAD 60 /* search.SHUFFLE_SPREAD: test_csearch compares the two searches */
 static inline int shuffle_noise(uint32_t seed, const Move *m)
 {
     uint32_t h = seed * 0x9E3779B1u

@@ -291,9 +291,12 @@ def doomed(cols, found, talon) -> bool:
             return False
 
 
-#: the noise :func:`shuffle_noise` adds to a move's score is below this: the scores' own gaps
-#: (5 to 90) still order most moves, and neighbours trade places (measured on the deals
-#: bench/solver.py finds slow: 30 and 120 won fewer of them than 60)
+#: the noise :func:`shuffle_noise` adds to a move's score is below this (the C core's
+#: SHUFFLE_SPREAD must be the same): a strong shuffle that still leans on the scores, whose
+#: neighbours are closer than 60 (on random streamlined positions about a third of the move
+#: pairs swap, a random order would swap half). Chosen in a first experiment, restarts alone
+#: for 1 s on the 28 slow draw-1 deals of bench/solver.py not proven lost: 60 won 12, 120
+#: won 11, 30 won 8 (to rerun, rebuild the C core with another value)
 SHUFFLE_SPREAD = 60
 _WORD = 0xFFFFFFFF
 
@@ -357,7 +360,7 @@ class Searcher:
         self.autoplays = autoplay or streamline
         #: shuffle: a seed (1 to 2**32 - 1) whose noise (:func:`shuffle_noise`) is added to the moves'
         #: scores, so that a restarted search tries them in another order; 0: the scores alone
-        self.shuffle = shuffle
+        self.shuffle = shuffle & _WORD  # as the C core reads it
         self._plays_up = (eager_to_foundation if streamline else _never if not autoplay
                           else low_card if self.low_autoplay else safe_to_foundation)
         self.root = (tuple(bytes(c) for c in cols), tuple(found), bytes(talon), p)

@@ -52,7 +52,8 @@ def test_c_search_is_the_python_search(draw):
     seen = {"winnable": 0, "unwinnable": 0, "unknown": 0}
     for game in _positions(rng, draw, 120):
         for options in ({}, {"whole_groups": True}, {"whole_groups": True, "pending": True, "low_autoplay": True},
-                        {"streamline": True}, {"streamline": True, "shuffle": 3_000_000_019}):
+                        {"streamline": True}, {"streamline": True, "shuffle": 3_000_000_019},
+                        {"whole_groups": True, "pending": True, "low_autoplay": True, "shuffle": 2**32 - 1}):
             python = _outcome(Searcher, game, max_nodes=2500, **options)
             c = _outcome(fast.CSearcher, game, max_nodes=2500, **options)
             assert c[:2] == python[:2], (game.to_state(), options)

@@ -89,13 +89,24 @@ def test_a_run_that_exhausts_its_positions_ends_the_restarts():
     assert asked == [0, 1]
 
 
-@pytest.mark.parametrize("end", [Budget(MEMORY), Budget(NODES)])
-def test_memory_and_the_solves_own_node_budget_stop_the_restarts(end):
-    # A run stopped short of its own limit was stopped by the solve's budgets: no more runs.
-    restarts = _Restarts(1, lambda shuffle, nodes: _Scripted(1500, end))
+def _one_run(stop_at, end):
+    def make(shuffle, nodes):
+        if shuffle:
+            pytest.fail("restarted after the solve's budget stopped a run")
+        return _Scripted(stop_at(nodes), end)
+    return make
+
+
+@pytest.mark.parametrize(("stop_at", "end"), [(lambda limit: 1500, Budget(MEMORY)),
+                                              (lambda limit: limit, Budget(MEMORY)),
+                                              (lambda limit: 1500, Budget(NODES))])
+def test_memory_and_the_solves_own_node_budget_stop_the_restarts(stop_at, end):
+    # Out of memory (even right at a run's limit), or short of it on positions (the solve's
+    # own cap): no more runs.
+    restarts = _Restarts(1, _one_run(stop_at, end))
     with pytest.raises(Budget) as stopped:
         _drive(restarts.dfs())
-    assert stopped.value.reason == end.reason and restarts.nodes == 1500
+    assert stopped.value.reason == end.reason and restarts.nodes == stop_at(solver.RESTART_UNIT)
 
 
 @pytest.mark.skipif(fast.BACKEND != "c", reason="the C core is not built (pip install -e .)")
@@ -111,6 +122,7 @@ def test_restarts_win_deals_where_one_run_in_the_scores_order_is_lost(code, rest
     assert replay_wins(game, list(solver._actions(path, game.code.draw)))
 
 
+@pytest.mark.skipif(fast.BACKEND != "c", reason="the C core is not built (pip install -e .)")
 def test_solve_restarts_the_quick_search_unless_told_not_to(monkeypatch):
     game = Game.from_code("TF1-D1N-XXYBOTH")
     made = []
@@ -121,8 +133,8 @@ def test_solve_restarts_the_quick_search_unless_told_not_to(monkeypatch):
         return restarts_class(draw, make)
 
     monkeypatch.setattr(solver, "_Restarts", counting)
-    first = solve(game, max_nodes=400_000, memory_bytes=None)
+    first = solve(game, budget_ms=60_000, max_nodes=400_000, memory_bytes=None)
     assert made == [1] and first.verdict == "winnable" and replay_wins(game, first.line)
     monkeypatch.setattr(solver, "QUICK_RESTARTS", False)
-    solve(game, max_nodes=20_000)
+    solve(game, budget_ms=60_000, max_nodes=20_000)
     assert made == [1]
