@@ -294,9 +294,11 @@ def summary(results: list[dict]) -> str:
                  for label, (k, low, high) in zip(("winnable", "proven lost", "unresolved"), shares, strict=True)]
         free = sum(1 for r in mode if r["via"] != "search" and r["verdict"] != "unknown")
         later = [r["second_pass"] for r in mode if "second_pass" in r]
-        passes = sorted({(p["budget_s"], p["memory_mb"]) for p in later})
-        second = f", {len(later)} decided in a second pass (" + ", ".join(
-            f"{budget:g} s, {memory} MiB" for budget, memory in passes) + ")" if later else ""
+        second = ""
+        if later:
+            passes = sorted({(p["budget_s"], p["memory_mb"]) for p in later})
+            budgets = ", ".join(f"{budget:g} s, {memory} MiB" for budget, memory in passes)
+            second = f", {len(later)} decided in a second pass ({budgets})"
         lines.append(f"draw {draw}: N={n} ({free} free from the other mode), budget {mode[0]['budget_s']:g} s CPU"
                      f"{second} | " + " | ".join(parts))
     return "\n".join(lines) if lines else "no results yet"
