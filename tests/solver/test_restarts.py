@@ -36,9 +36,8 @@ def test_a_shuffled_search_tries_the_moves_in_another_order(code):
     plain = _searcher(Searcher, game, streamline=True)
     root = plain.autoplay(plain.root, [])
     orders = [tuple(_searcher(Searcher, game, streamline=True, shuffle=shuffle).moves(root)) for shuffle in range(8)]
-    assert orders[0] == tuple(plain.moves(root))  # seed 0: the scores alone
     assert all(sorted(order) == sorted(orders[0]) for order in orders)  # the same moves
-    assert len(set(orders)) >= 4
+    assert len(set(orders)) >= 4  # in other orders
 
 
 class _Scripted:
