@@ -115,7 +115,7 @@ def solve(
     """Decide whether ``game`` can still be won from its current position.
 
     ``budget_ms`` bounds the wall time of the search, ``max_nodes`` the number
-    of distinct positions it expands, ``memory_bytes`` the bytes its tables
+    of positions it expands, ``memory_bytes`` the bytes its tables
     hold (all its searches together; None: unbounded); when one runs out the verdict is
     ``"unknown"`` and ``reason`` says which.  ``game`` is not modified.
     ``clock`` measures the budget and ``Solution.ms``: wall time by default;
@@ -250,7 +250,7 @@ def best_guess(game: Game, max_nodes: int = GUESS_NODES) -> Action | None:
     if record:
         return _checked(game, next(_actions(record[:1], draw)))
     visited: dict = {}
-    searcher.visit(visited, searcher.key(root), searcher.phase(root), ())
+    searcher.visit(visited, searcher.key(root), searcher.phase(root))
     met: list = [(-1, [])]  # (index of the parent, the record of the move that led here)
     heap = [(0, 0, root, 0)]
     best, best_index, seq = float("-inf"), 0, 0
@@ -259,7 +259,7 @@ def best_guess(game: Game, max_nodes: int = GUESS_NODES) -> Action | None:
         for move in searcher.moves(parent):
             record = [(parent, move)]
             child = searcher.autoplay(searcher.apply(parent, move), record)
-            if not searcher.visit(visited, searcher.key(child), searcher.phase(child), ()):
+            if not searcher.visit(visited, searcher.key(child), searcher.phase(child)):
                 continue
             met.append((index, record))
             score = float("inf") if sum(child[1]) == 52 else searcher.score(child)

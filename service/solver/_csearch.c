@@ -2,7 +2,8 @@
  * (Searcher.dfs, Searcher.best_first), in C.
  *
  * A faithful port: the same position (columns, foundations, talon, p), the same
- * moves in the same order, the same automatic safe foundation plays, the same
+ * moves in the same order, the same automatic safe foundation plays (not run
+ * after a put-down, where they have nothing to play: autoplay_after), the same
  * transposition key and waste dominance, the same pruning (rules 1-4, 6 and 7
  * of search.py; the root's `doomed` check stays in Python).  The transposition
  * table stores an exact encoding of the canonical key (see make_key: 24 bytes,
@@ -20,7 +21,8 @@
  *      see docs/SOLVER.md)
  *     .step(limit) -> 0 running (limit positions reached), 1 won, 2 exhausted,
  *                     3 stopped at the memory budget (for good)
- *     .nodes       -> distinct positions met so far (the root counts 1)
+ *     .nodes       -> positions expanded so far (the root counts 1; a restricted one, rule 7, each
+ *                     time it is met: the table does not keep them)
  *     .bytes       -> bytes the search's tables and stacks hold now
  *     .path()      -> list of moves (kind, ...) from the root to the win
  *
@@ -339,11 +341,54 @@ static inline int shuffle_noise(uint32_t seed, const Move *m)
     return (int)(h % SHUFFLE_SPREAD);
 }
 
+/* The score of moving a column's cards from index i of its ordered run (which starts at start)
+ * onto another column; lowest: the lowest rank under the run, -1 until first needed. */
+static int group_score(const uint8_t *col, int len, int start, int i, int uncovers, int *lowest)
+{
+    if (i == 0)
+        return 70;
+    if (i > start)
+        return 5 + (uncovers ? 40 : 0);
+    if (*lowest < 0) {
+        *lowest = 13;
+        for (int j = 0; j < start; j++)
+            if (RANK[col[j]] < *lowest)
+                *lowest = RANK[col[j]];
+    }
+    return 40 + 2 * (12 - *lowest) + len + (uncovers ? 30 : 0);
+}
+
+/* The n scored moves into out, best first: the shuffle's noise added (0: none), then a stable
+ * insertion sort, highest score first (Python's sort(reverse=True) is stable). */
+static int sorted_moves(Scored *sc, int n, uint32_t shuffle, Move *out)
+{
+    if (shuffle)
+        for (int i = 0; i < n; i++)
+            sc[i].score += shuffle_noise(shuffle, &sc[i].m);
+    for (int i = 1; i < n; i++) {
+        Scored x = sc[i];
+        int j = i - 1;
+        while (j >= 0 && sc[j].score < x.score) {
+            sc[j + 1] = sc[j];
+            j--;
+        }
+        sc[j + 1] = x;
+    }
+    for (int i = 0; i < n; i++)
+        out[i] = sc[i].m;
+    return n;
+}
+
+static int gen_uses(const State *st, int draw, int mode, int whole_groups, int pend_kinds, uint32_t shuffle,
+                    Move *out);
+
 /* Candidate moves, best first (search.py: Searcher.moves; same scores, stable order); shuffle: a
  * seed whose noise is added to the scores (0: none). */
 static int gen_moves(const State *st, int draw, int mode, int whole_groups, int pend_kinds, uint32_t shuffle,
                      Move *out)
 {
+    if (st->pend != NO_PEND)
+        return gen_uses(st, draw, mode, whole_groups, pend_kinds, shuffle, out);
     Scored sc[MAXMOVES];
     int n = 0;
     int8_t tops_col[52];
@@ -382,21 +427,7 @@ static int gen_moves(const State *st, int draw, int mode, int whole_groups, int 
                 int dst = tops_col[PARENTS[card][k]];
                 if (dst < 0)
                     continue;
-                int score;
-                if (i == 0) {
-                    score = 70;
-                } else if (i == start) {
-                    if (lowest < 0) {
-                        lowest = 13;
-                        for (int j = 0; j < start; j++)
-                            if (RANK[col[j]] < lowest)
-                                lowest = RANK[col[j]];
-                    }
-                    score = 40 + 2 * (12 - lowest) + len + (uncovers ? 30 : 0);
-                } else {
-                    score = 5 + (uncovers ? 40 : 0);
-                }
-                add_move(sc, &n, score, CC, src, i, dst);
+                add_move(sc, &n, group_score(col, len, start, i, uncovers, &lowest), CC, src, i, dst);
             }
         }
     }
@@ -455,46 +486,129 @@ static int gen_moves(const State *st, int draw, int mode, int whole_groups, int 
             }
         }
     }
-    if (st->pend != NO_PEND) { /* rule 7 (search.py: Searcher._uses) */
-        int x = st->pend & PEND_CARD, x_fc = st->pend & PEND_FC, kept = 0;
-        for (int i = 0; i < n; i++) {
-            Move m = sc[i].m;
-            int ok;
-            if (st->pend2 != NO_PEND) { /* only a take-back that uses both */
-                int w = st->pend2 & PEND_CARD, w_fc = st->pend2 & PEND_FC;
-                ok = m.kind == FC && ((x_fc && m.a == SUIT[x] && m.b == tops_col[w])
-                                      || (w_fc && m.a == SUIT[w] && m.b == tops_col[x]));
-            } else {
-                int dst = m.kind == CC ? m.c : m.kind == TC || m.kind == FC ? m.b : -1;
-                ok = dst == tops_col[x] || (x_fc && m.kind == FC && m.a == SUIT[x]);
-                if (!ok && ((m.kind == FC && (pend_kinds & PEND_KIND_FC))
-                            || (m.kind == TC && (pend_kinds & PEND_KIND_TC)))) {
-                    /* a second free card: only the twin-rank one that a single take-back can use with x */
-                    int w = m.kind == FC ? m.a * 13 + found[m.a] - 1 : st->talon[m.a];
-                    ok = RANK[w] == RANK[x] && IS_RED(w) != IS_RED(x) && (x_fc || m.kind == FC);
-                }
+    return sorted_moves(sc, n, shuffle, out);
+}
+
+static inline int twins(int a, int b)
+{
+    return RANK[a] == RANK[b] && IS_RED(a) != IS_RED(b);
+}
+
+/* Rule 7 (search.py: Searcher._uses): the moves of gen_moves that may follow the putting down of
+ * st's pending free cards, in gen_moves' order, generated alone.  Most positions of a draw-1 proof
+ * are such positions (97 % on the slow deals measured), and most of gen_moves' moves fail the rule.
+ * A pending card is the last card of its column: set_pending drops it when a card goes onto it. */
+static int gen_uses(const State *st, int draw, int mode, int whole_groups, int pend_kinds, uint32_t shuffle,
+                    Move *out)
+{
+    Scored sc[MAXMOVES];
+    int n = 0;
+    int8_t tops_col[52];
+    int first_empty = -1;
+    memset(tops_col, -1, sizeof tops_col);
+    for (int c = 0; c < 7; c++) {
+        if (st->len[c])
+            tops_col[st->cols[c][st->len[c] - 1]] = (int8_t)c;
+        else if (first_empty < 0)
+            first_empty = c;
+    }
+    const uint8_t *found = st->found;
+    int x = st->pend & PEND_CARD, x_fc = st->pend & PEND_FC, at_x = tops_col[x];
+    if (st->pend2 != NO_PEND) {
+        /* only a take-back that uses both: from x's foundation onto w, or from w's onto x */
+        int w = st->pend2 & PEND_CARD, w_fc = st->pend2 & PEND_FC;
+        for (int s = 0; s < 4 && mode != AUTO_EAGER; s++) {
+            int onto = x_fc && s == SUIT[x] ? tops_col[w] : w_fc && s == SUIT[w] ? at_x : -1;
+            int count = found[s];
+            if (onto < 0 || !count)
+                continue;
+            int card = s * 13 + count - 1;
+            uint8_t reduced[4] = {found[0], found[1], found[2], found[3]};
+            reduced[s]--;
+            if (RANK[card] == KING || plays_up(card, reduced, mode))
+                continue; /* a king goes only to an empty column; rule 3 */
+            for (int k = 0; k < NPARENTS[card]; k++)
+                if (tops_col[PARENTS[card][k]] == onto)
+                    add_move(sc, &n, 2, FC, s, onto, 0);
+        }
+        return sorted_moves(sc, n, shuffle, out);
+    }
+    /* a group onto x: the card of its run one rank below x */
+    for (int src = 0; src < 7; src++) {
+        int len = st->len[src];
+        if (!len || RANK[st->cols[src][len - 1]] >= RANK[x])
+            continue; /* the run's ranks go up from its last card */
+        const uint8_t *col = st->cols[src];
+        int start = len - 1;
+        while (start > 0 && is_parent(col[start - 1], col[start]))
+            start--;
+        int i = start + RANK[col[start]] - (RANK[x] - 1);
+        if (i < start || i >= len || !is_parent(x, col[i]))
+            continue;
+        int uncovers = i > 0 && found[SUIT[col[i - 1]]] == RANK[col[i - 1]];
+        if (i > start && whole_groups && !uncovers)
+            continue;
+        int lowest = -1;
+        add_move(sc, &n, group_score(col, len, start, i, uncovers, &lowest), CC, src, i, at_x);
+    }
+    /* a talon card onto x; in draw 1, when x came from a foundation, x's twin put down anywhere */
+    int twin_talon = (pend_kinds & PEND_KIND_TC) && x_fc;
+    if (st->ntalon && !twin_talon && draw == 1) {
+        /* every talon card is reachable: only x's children, found by a scan of the talon */
+        for (int k = 0; k < NCHILDREN[x]; k++)
+            for (int i = 0; i < st->ntalon; i++)
+                if (st->talon[i] == CHILDREN[x][k])
+                    add_move(sc, &n, 38, TC, i, at_x, 0);
+    } else if (st->ntalon) {
+        uint8_t reach[MAXTALON];
+        talon_reach_mask(st->ntalon, st->p, draw, reach);
+        int8_t where[52];
+        memset(where, -1, sizeof where);
+        for (int i = 0; i < st->ntalon; i++)
+            where[st->talon[i]] = (int8_t)i;
+        for (int dst = 0; dst < 7; dst++) {
+            if (!st->len[dst] || (dst != at_x && !twin_talon))
+                continue;
+            int top = st->cols[dst][st->len[dst] - 1];
+            for (int k = 0; k < NCHILDREN[top]; k++) {
+                int card = CHILDREN[top][k], i = where[card];
+                if (i >= 0 && reach[i] && (dst == at_x || twins(card, x)))
+                    add_move(sc, &n, 38, TC, i, dst, 0);
             }
-            if (ok)
-                sc[kept++] = sc[i];
         }
-        n = kept;
-    }
-    if (shuffle)
-        for (int i = 0; i < n; i++)
-            sc[i].score += shuffle_noise(shuffle, &sc[i].m);
-    /* stable insertion sort, highest score first (Python's sort(reverse=True) is stable) */
-    for (int i = 1; i < n; i++) {
-        Scored x = sc[i];
-        int j = i - 1;
-        while (j >= 0 && sc[j].score < x.score) {
-            sc[j + 1] = sc[j];
-            j--;
+        if (twin_talon && first_empty >= 0) {
+            for (int k = 0; k < 4; k++) {
+                int i = where[KINGS[k]];
+                if (i >= 0 && reach[i] && twins(KINGS[k], x))
+                    add_move(sc, &n, 35, TC, i, first_empty, 0);
+            }
         }
-        sc[j + 1] = x;
     }
-    for (int i = 0; i < n; i++)
-        out[i] = sc[i].m;
-    return n;
+    /* take-backs: onto x; from x's foundation when x came from it (anywhere); x's twin (anywhere) */
+    for (int s = 0; s < 4 && mode != AUTO_EAGER; s++) {
+        int count = found[s];
+        if (!count)
+            continue;
+        int card = s * 13 + count - 1;
+        int anywhere = (x_fc && s == SUIT[x]) || ((pend_kinds & PEND_KIND_FC) && twins(card, x));
+        if (!anywhere && !is_parent(x, card))
+            continue;
+        uint8_t reduced[4] = {found[0], found[1], found[2], found[3]};
+        reduced[s]--;
+        if (plays_up(card, reduced, mode))
+            continue; /* rule 3 */
+        if (RANK[card] == KING) {
+            if (first_empty >= 0 && anywhere)
+                add_move(sc, &n, 1, FC, s, first_empty, 0);
+            continue;
+        }
+        for (int k = 0; k < NPARENTS[card]; k++) {
+            int dst = tops_col[PARENTS[card][k]];
+            if (dst >= 0 && (anywhere || dst == at_x))
+                add_move(sc, &n, 2, FC, s, dst, 0);
+        }
+    }
+    return sorted_moves(sc, n, shuffle, out);
 }
 
 /* -- transposition table (exact compact keys) --------------------------------- */
@@ -680,10 +794,9 @@ static inline int talon_phase(const State *st, int draw)
  * table keeps, per key and per residue of p modulo draw, the least p met.  From p the player
  * reaches p + draw, p + 2 draw, ... by drawing and phase 0 by recycling, so a position met before
  * with a p' <= p of the same residue (or met at all, for phase 0) reaches every position this one
- * does: it is dominated.  A restricted position (pend) is looked up but not recorded: it is expanded
- * unless dominated, and its parent is the only position it is met from.
+ * does: it is dominated.
  * Returns 1 to expand, 0 when dominated, -1 when out of memory. */
-static int table_visit(Table *t, const Key *k, int phase, int draw, int pend)
+static int table_visit(Table *t, const Key *k, int phase, int draw)
 {
     if (table_full(t) && !table_grow(t))
         return -1;
@@ -695,12 +808,9 @@ static int table_visit(Table *t, const Key *k, int phase, int draw, int pend)
             continue;
         if (!phase || least_p(entry, residue) <= phase)
             return 0;
-        if (pend == NO_PEND)
-            set_least_p(entry, residue, phase);
+        set_least_p(entry, residue, phase);
         return 1;
     }
-    if (pend != NO_PEND)
-        return 1;
     Key entry = *k;
     set_least_p(&entry, 1, KEY_NO_P);
     set_least_p(&entry, 2, KEY_NO_P);
@@ -962,6 +1072,25 @@ static int unreachable(void)
     return -1;
 }
 
+enum { FRESH_ERROR = -2 };
+
+/* Whether a search expands a child position: 1, or 0 when the table has it (or dominates it);
+ * -1 out of memory, FRESH_ERROR with an exception set.  A restricted position (a free card pending,
+ * rule 7) is neither looked up nor recorded: a lookup pruned about one in a hundred of them, for a
+ * key and a probe on each (most positions of a draw-1 proof), and recorded, it would hide the same
+ * position met without the restriction. */
+static int fresh_child(SearchObject *self, const State *child)
+{
+    if (child->pend != NO_PEND)
+        return 1;
+    Key key;
+    if (!make_key(child, &self->root, self->talon_at, &key)) {
+        unreachable();
+        return FRESH_ERROR;
+    }
+    return table_visit(&self->table, &key, talon_phase(child, self->draw), self->draw);
+}
+
 /* The first step of either search: the root's auto-plays (kept in rec), then its key.
  * Returns RUNNING to go on from *st, WON when the auto-plays win, -1 with an exception set. */
 static int start(SearchObject *self, State *st)
@@ -980,7 +1109,7 @@ static int start(SearchObject *self, State *st)
     Key key;
     if (!make_key(st, &self->root, self->talon_at, &key))
         return unreachable();
-    if (table_visit(&self->table, &key, talon_phase(st, self->draw), self->draw, NO_PEND) < 0) {
+    if (table_visit(&self->table, &key, talon_phase(st, self->draw), self->draw) < 0) {
         PyErr_NoMemory();
         return -1;
     }
@@ -988,11 +1117,27 @@ static int start(SearchObject *self, State *st)
     return RUNNING;
 }
 
+/* Whether move m puts a free card down (rule 7: a take-back; in draw 1, a talon card onto a column). */
+static inline int puts_down(const SearchObject *self, Move m)
+{
+    int kinds = pend_kinds(self);
+    return (m.kind == FC && (kinds & PEND_KIND_FC)) || (m.kind == TC && (kinds & PEND_KIND_TC));
+}
+
+/* Auto-play of a child after move m.  After a put-down it has nothing to play (docs/SOLVER.md §3), so
+ * it is not run: the parent was auto-played, a foundation one card lower makes no card playable that
+ * was not, and the card put down was not playable where it was (a take-back that auto-play would
+ * play back is never generated, rule 3; in draw 1 auto-play plays from the talon too).  Half the
+ * children of a draw-1 proof are such. */
+static int autoplay_after(const SearchObject *self, State *child, Move m, MoveVec *rec)
+{
+    return puts_down(self, m) || autoplay(child, self->draw, self->streamline, rec);
+}
+
 /* The pending cards of a child after move m (see gen_moves); autoplayed: auto-play moved something. */
 static void set_pending(const SearchObject *self, State *child, Move m, int autoplayed)
 {
-    int kinds = pend_kinds(self);
-    if (autoplayed || !((m.kind == FC && (kinds & PEND_KIND_FC)) || (m.kind == TC && (kinds & PEND_KIND_TC)))) {
+    if (autoplayed || !puts_down(self, m)) {
         child->pend = child->pend2 = NO_PEND;
         return;
     }
@@ -1167,7 +1312,6 @@ static int best_first_path(SearchObject *self, int32_t node, Move last)
 
 static PyObject *best_first_step(SearchObject *self, long long limit)
 {
-    Key key;
     if (!self->started) {
         State st;
         int first = start(self, &st);
@@ -1202,7 +1346,7 @@ static PyObject *best_first_step(SearchObject *self, long long limit)
             PyErr_SetString(PyExc_RuntimeError, "column overflow");
             return NULL;
         }
-        if (!autoplay(&child, self->draw, self->streamline, &self->scratch))
+        if (!autoplay_after(self, &child, m, &self->scratch))
             return PyErr_NoMemory();
         set_pending(self, &child, m, self->scratch.n > 0);
         if (total_found(&child) == 52) {
@@ -1211,13 +1355,9 @@ static PyObject *best_first_step(SearchObject *self, long long limit)
             self->status = WON;
             return PyLong_FromLong(WON);
         }
-        if (!make_key(&child, &self->root, self->talon_at, &key)) {
-            unreachable();
-            return NULL;
-        }
-        int fresh = table_visit(&self->table, &key, talon_phase(&child, self->draw), self->draw, child.pend);
+        int fresh = fresh_child(self, &child);
         if (fresh < 0)
-            return PyErr_NoMemory();
+            return fresh == FRESH_ERROR ? NULL : PyErr_NoMemory();
         if (!fresh)
             continue;
         if (self->nb >= INT32_MAX || !add_bnode(self, &child, self->current, m))
@@ -1243,7 +1383,6 @@ static PyObject *Search_step(SearchObject *self, PyObject *arg)
         return PyLong_FromLong(self->status);
     if (self->best_first)
         return best_first_step(self, limit);
-    Key key;
     if (!self->started) {
         State st;
         int first = start(self, &st);
@@ -1274,20 +1413,16 @@ static PyObject *Search_step(SearchObject *self, PyObject *arg)
             PyErr_SetString(PyExc_RuntimeError, "column overflow");
             return NULL;
         }
-        if (!autoplay(&child, self->draw, self->streamline, &self->rec))
+        if (!autoplay_after(self, &child, m, &self->rec))
             return PyErr_NoMemory();
         set_pending(self, &child, m, self->rec.n > rec_start + 1);
         if (total_found(&child) == 52) {
             self->status = WON;
             return PyLong_FromLong(WON);
         }
-        if (!make_key(&child, &self->root, self->talon_at, &key)) {
-            unreachable();
-            return NULL;
-        }
-        int fresh = table_visit(&self->table, &key, talon_phase(&child, self->draw), self->draw, child.pend);
+        int fresh = fresh_child(self, &child);
         if (fresh < 0)
-            return PyErr_NoMemory();
+            return fresh == FRESH_ERROR ? NULL : PyErr_NoMemory();
         if (!fresh) {
             self->rec.n = rec_start;
             continue;

@@ -95,9 +95,10 @@ Pruning (each rule is safe for *our* rules; see the argument next to it)
    used that way (same rank, other colour, one of them a take-back), and then
    only that take-back.  Auto-play does nothing after a put-down (a taken-back
    card is not safe, by rule 3; the foundations only went down), and a
-   restricted position is never recorded in the table, so it never hides the
-   same position met without the restriction.  (tests/solver checks the rule
-   against the search without it and against a brute force over the engine.)
+   restricted position is neither recorded in the table, where it would hide
+   the same position met without the restriction, nor looked up
+   (:meth:`Searcher.fresh`).  (tests/solver checks the rule against the search
+   without it and against a brute force over the engine.)
 
 Nothing else is pruned: every whole ordered group onto any column that accepts
 it, every take-back onto any column that rule 7 allows, every talon play.
@@ -393,25 +394,33 @@ class Searcher:
             return 0
         return p
 
-    def visit(self, visited: dict, k: bytes, phase: int, pend: tuple) -> bool:
-        """Whether a position (key, phase, pending cards) must be expanded; records it (rule 4).
+    def visit(self, visited: dict, k: bytes, phase: int) -> bool:
+        """Whether a position (key, phase) must be expanded; records it (rule 4).
 
         ``visited[k]`` holds, per residue of p modulo the draw, the least p met.
-        A restricted position (rule 7) is looked up but not recorded.
+        A restricted position (rule 7) never comes here: see :meth:`fresh`.
         """
         entry = visited.get(k)
         if entry is not None:
             if not phase or entry[phase % self.draw] <= phase:
                 return False
-            if not pend:
-                entry[phase % self.draw] = phase
+            entry[phase % self.draw] = phase
             return True
-        if not pend:
-            self.spend(sys.getsizeof(k) + PY_ENTRY_BYTES)
-            entry = visited[k] = [0, 255, 255]
-            if phase:
-                entry[phase % self.draw] = phase
+        self.spend(sys.getsizeof(k) + PY_ENTRY_BYTES)
+        entry = visited[k] = [0, 255, 255]
+        if phase:
+            entry[phase % self.draw] = phase
         return True
+
+    def fresh(self, visited: dict, child, pend: tuple) -> bool:
+        """Whether a child position must be expanded: :meth:`visit`, except for a restricted one.
+
+        A restricted position (a free card pending, rule 7) is neither looked up nor
+        recorded: a lookup pruned about one in a hundred of them, for a key on each (most
+        positions of a draw-1 proof), and recorded, it would hide the same position met
+        without the restriction.
+        """
+        return bool(pend) or self.visit(visited, self.key(child), self.phase(child))
 
     def spend(self, size: int) -> None:
         """Count ``size`` more bytes in the tables; :class:`Budget` (MEMORY) when they would pass ``max_bytes``."""
@@ -661,7 +670,7 @@ class Searcher:
             return record
         root_record = record
         visited: dict = {}
-        self.visit(visited, self.key(state), self.phase(state), ())
+        self.visit(visited, self.key(state), self.phase(state))
         self.nodes = 1
         if self.max_nodes is not None and self.max_nodes <= 1:
             raise Budget(NODES)
@@ -669,7 +678,7 @@ class Searcher:
         if doomed(state[0], state[1], state[2]):
             return None
         stack = [[state, self.moves(state), 0, root_record, ()]]
-        key, phase, visit, apply, autoplay = self.key, self.phase, self.visit, self.apply, self.autoplay
+        fresh, apply, autoplay = self.fresh, self.apply, self.autoplay
         moves, pending_after = self.moves, self.pending_after
         max_nodes = self.max_nodes if self.max_nodes is not None else float("inf")
         prune = self.prune
@@ -695,7 +704,7 @@ class Searcher:
                     path.extend(fr[3])
                 path.extend(record)
                 return path
-            if not visit(visited, key(child), phase(child), pend):
+            if not fresh(visited, child, pend):
                 continue
             nodes += 1
             if nodes >= max_nodes:
@@ -762,11 +771,10 @@ class Searcher:
         state = self.autoplay(self.root, record)
         if sum(state[1]) == 52:
             return record
-        key, phase, visit, apply, autoplay, moves, score = (
-            self.key, self.phase, self.visit, self.apply, self.autoplay, self.moves, self.score)
+        fresh, apply, autoplay, moves, score = self.fresh, self.apply, self.autoplay, self.moves, self.score
         pending_after = self.pending_after
         visited: dict = {}
-        visit(visited, key(state), phase(state), ())
+        self.visit(visited, self.key(state), self.phase(state))
         # every position met: (index of its parent, the record of the move that led to it)
         met: list = [(-1, record)]
         heap = [(0, 0, state, 0, ())]
@@ -794,7 +802,7 @@ class Searcher:
                         index, rec = met[index]
                         path = rec + path
                     return path
-                if not visit(visited, key(child), phase(child), pend):
+                if not fresh(visited, child, pend):
                     continue
                 self.spend(BEST_FIRST_NODE_BYTES)
                 met.append((index, record))

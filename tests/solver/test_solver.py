@@ -450,14 +450,21 @@ def test_waste_dominance_skips_only_what_drawing_reaches():
     """Draw 3: the same columns and talon met again with a later p of the same residue are not searched."""
     searcher = Searcher([b""] * 7, (13, 13, 13, 13), b"", 0, 3)
     visited: dict = {}
-    assert searcher.visit(visited, b"k", 4, ())  # first time
-    assert not searcher.visit(visited, b"k", 7, ())  # 7 = 4 + 3: drawn to from 4
-    assert searcher.visit(visited, b"k", 5, ())  # another residue
-    assert searcher.visit(visited, b"k", 1, ())  # earlier: reaches 4 and 7 too
-    assert not searcher.visit(visited, b"k", 4, ())
-    assert not searcher.visit(visited, b"k", 0, ())  # phase 0: reached from any p by recycling
-    assert searcher.visit(visited, b"other", 2, (5,))  # restricted: expanded, not recorded
-    assert searcher.visit(visited, b"other", 2, ())
+    assert searcher.visit(visited, b"k", 4)  # first time
+    assert not searcher.visit(visited, b"k", 7)  # 7 = 4 + 3: drawn to from 4
+    assert searcher.visit(visited, b"k", 5)  # another residue
+    assert searcher.visit(visited, b"k", 1)  # earlier: reaches 4 and 7 too
+    assert not searcher.visit(visited, b"k", 4)
+    assert not searcher.visit(visited, b"k", 0)  # phase 0: reached from any p by recycling
+
+
+def test_a_restricted_position_is_neither_looked_up_nor_recorded():
+    searcher = Searcher([b""] * 7, (13, 13, 13, 13), b"", 0, 3)
+    root, visited = searcher.root, {}
+    assert searcher.fresh(visited, root, (5,)) and not visited
+    assert searcher.fresh(visited, root, ())  # met without a pending card: recorded
+    assert searcher.fresh(visited, root, (5,))  # not looked up
+    assert not searcher.fresh(visited, root, ())
 
 
 # -- positions from actual play ---------------------------------------------------------------
