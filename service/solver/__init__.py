@@ -51,13 +51,15 @@ COMPLETE_WEIGHT = 1.0
 #: draw 3 only: the complete search of the same position in draw 1, whose "unwinnable" is the
 #: draw-3 one too (draw 1 plays every draw-3 line, see docs/SOLVER.md); it is far cheaper
 DRAW_ONE_WEIGHT = 1.0
-#: after this much time (on solve's clock) the complete search's weight becomes COMPLETE_LATE_WEIGHT
-#: and the best-first one's QUICK_BEST_LATE_WEIGHT: the quick searches find the easy wins early; with
-#: rule 7 the hard deals are mostly decided by the complete one, but some wins only the best-first
-#: search finds (measured on the deals bench/solver.py finds hard)
+#: after this much time (on solve's clock) the complete searches' weights become COMPLETE_LATE_WEIGHT
+#: and DRAW_ONE_LATE_WEIGHT, and the best-first one's QUICK_BEST_LATE_WEIGHT (0: it stops): the quick
+#: searches find the easy wins early; the hard deals are mostly decided by the complete ones, and in
+#: draw 3 the draw-1 proof is the quicker of the two for half the deals lost (README "Performance":
+#: solver schedule, measured on the deals bench/solver.py finds slow)
 QUICK_PHASE_S = 0.05
-COMPLETE_LATE_WEIGHT = 8.0
-QUICK_BEST_LATE_WEIGHT = 2.0
+COMPLETE_LATE_WEIGHT = 4.0
+DRAW_ONE_LATE_WEIGHT = 8.0
+QUICK_BEST_LATE_WEIGHT = 0.0
 #: the complete searches auto-play only aces, twos and the cards nothing in play can need
 #: (search.low_card): docs/SOLVER.md proves them complete that way (measured cost:
 #: bench/solver.py --compare, README "Performance")
@@ -67,12 +69,13 @@ LOW_AUTOPLAY = True
 #: the deals bench/solver.py finds slow; README "Performance")
 QUICK_RESTARTS = True
 RESTART_UNIT = 4096
-#: shares of the memory budget: the complete search(es) get the rest
+#: shares of the memory budget: the complete search(es) get the rest (the best-first search runs
+#: for QUICK_PHASE_S only; in draw 3 the draw-1 proof gets the most time after it)
 QUICK_DFS_MEMORY_SHARE = 0.125
-QUICK_BEST_MEMORY_SHARE = 0.25
-DRAW_ONE_MEMORY_SHARE = 0.125
+QUICK_BEST_MEMORY_SHARE = 0.125
+DRAW_ONE_MEMORY_SHARE = 0.25
 #: the default memory budget of a solve: the bytes its searches' tables may hold together (a hard
-#: draw-3 solve fills 25-31 MiB a second, most of it the best-first search's nodes; the server sets
+#: draw-3 solve fills 13-17 MiB a second, the complete searches' tables; the server sets
 #: SOLVER_MEMORY_MB)
 MEMORY_BYTES = 256 << 20
 #: positions the greedy search behind an unproven hint may meet (a few tens of ms of CPU in Python)
@@ -166,11 +169,13 @@ def solve(
     searches = [[quick, quick.dfs(), QUICK_DFS_WEIGHT, 0.0], [best, best.best_first(), QUICK_BEST_WEIGHT, 0.0],
                 [complete, complete.dfs(), COMPLETE_WEIGHT, 0.0]]
     proofs = {complete}  # the searches whose exhaustion proves the position lost
+    best_entry = searches[1]
+    late_weights = [(best_entry, QUICK_BEST_LATE_WEIGHT), (searches[2], COMPLETE_LATE_WEIGHT)]
     if draw != 1 and DRAW_ONE_WEIGHT > 0:
         draw_one = searcher(1, draw_one_share, whole_groups=True, pending=True, low_autoplay=LOW_AUTOPLAY)
         searches.append([draw_one, draw_one.dfs(), DRAW_ONE_WEIGHT, 0.0])
+        late_weights.append((searches[-1], DRAW_ONE_LATE_WEIGHT))
         proofs.add(draw_one)
-    best_entry, complete_entry = searches[1], searches[2]
     everyone = [entry[0] for entry in searches]
     stopped: dict = {}  # search -> the Budget reason that stopped it
     late = False
@@ -183,8 +188,8 @@ def solve(
             return Solution(UNKNOWN, (), _nodes(everyone), _ms(start, clock), reason=reason, table_bytes=peak)
         if not late and now - start > QUICK_PHASE_S:
             late = True
-            complete_entry[2] = COMPLETE_LATE_WEIGHT
-            best_entry[2] = QUICK_BEST_LATE_WEIGHT
+            for entry, weight in late_weights:
+                entry[2] = weight
             if not QUICK_BEST_LATE_WEIGHT and best_entry in searches:
                 _drop(searches, best_entry)
         entry = min(searches, key=_behind)
