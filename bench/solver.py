@@ -72,9 +72,11 @@ def run(draw: int, deals: int, seed: int, cap_s: float, verbose: bool, clock=tim
     }
 
 
-#: solve()'s late weights before the schedule of 2026-12-01 (README "Performance": solver schedule); the
-#: variants measured before it keep them, so that their figures stay reproducible
-SCHEDULE_BEFORE = {"COMPLETE_LATE_WEIGHT": 8.0, "DRAW_ONE_LATE_WEIGHT": 1.0, "QUICK_BEST_LATE_WEIGHT": 2.0}
+#: solve()'s late weights and memory shares before the schedule of 2026-12-01 (README "Performance":
+#: restricted positions and the solver's schedule); the variants measured before it keep them, so that
+#: their figures stay reproducible
+SCHEDULE_BEFORE = {"COMPLETE_LATE_WEIGHT": 8.0, "DRAW_ONE_LATE_WEIGHT": 1.0, "QUICK_BEST_LATE_WEIGHT": 2.0,
+                   "QUICK_BEST_MEMORY_SHARE": 0.25, "DRAW_ONE_MEMORY_SHARE": 0.125}
 #: solve()'s settings compared by --compare: "before" is the previous release (the best-first search
 #: stops at 50 ms, no draw-1 proof search in draw 3, the complete search auto-plays every safe card, the
 #: quick search runs once); "safe-autoplay" is "once" with the safe cards auto-played

@@ -134,12 +134,13 @@ def solve(
     cols, found, waste = game.tableau, game.foundations, len(game.waste)
     # The searches share the time, each getting its weight's share of the CPU
     # time spent so far (they advance in slices of a few milliseconds; after
-    # QUICK_PHASE_S the complete search gets most of it):
+    # QUICK_PHASE_S the complete searches get most of it, in draw 3 the draw-1
+    # one the most, and the best-first search stops):
     # * a streamlined depth-first search (unsafe restrictions, see Searcher),
     #   which finds the easy wins at once, restarted with the moves shuffled and
     #   ever longer runs (_Restarts) so that an early bad choice does not doom it;
-    # * a streamlined greedy best-first search, which recovers from the bad early
-    #   choices that doom a depth-first search;
+    # * a streamlined greedy best-first search, which recovers at once from the bad
+    #   early choices that doom a depth-first search;
     # * the complete depth-first search with only safe pruning: it alone may say
     #   "unwinnable", and it finds wins too;
     # * in draw 3, the complete search of the same position played in draw 1: its
@@ -169,8 +170,7 @@ def solve(
     searches = [[quick, quick.dfs(), QUICK_DFS_WEIGHT, 0.0], [best, best.best_first(), QUICK_BEST_WEIGHT, 0.0],
                 [complete, complete.dfs(), COMPLETE_WEIGHT, 0.0]]
     proofs = {complete}  # the searches whose exhaustion proves the position lost
-    best_entry = searches[1]
-    late_weights = [(best_entry, QUICK_BEST_LATE_WEIGHT), (searches[2], COMPLETE_LATE_WEIGHT)]
+    late_weights = [(searches[1], QUICK_BEST_LATE_WEIGHT), (searches[2], COMPLETE_LATE_WEIGHT)]
     if draw != 1 and DRAW_ONE_WEIGHT > 0:
         draw_one = searcher(1, draw_one_share, whole_groups=True, pending=True, low_autoplay=LOW_AUTOPLAY)
         searches.append([draw_one, draw_one.dfs(), DRAW_ONE_WEIGHT, 0.0])
@@ -190,8 +190,8 @@ def solve(
             late = True
             for entry, weight in late_weights:
                 entry[2] = weight
-            if not QUICK_BEST_LATE_WEIGHT and best_entry in searches:
-                _drop(searches, best_entry)
+                if not weight and entry in searches:
+                    _drop(searches, entry)  # a weight of 0 stops the search (and frees its tables)
         entry = min(searches, key=_behind)
         running, steps = entry[0], entry[1]
         try:

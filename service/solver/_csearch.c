@@ -514,6 +514,8 @@ static int gen_uses(const State *st, int draw, int mode, int whole_groups, int p
     }
     const uint8_t *found = st->found;
     int x = st->pend & PEND_CARD, x_fc = st->pend & PEND_FC, at_x = tops_col[x];
+    if (at_x < 0)
+        return 0; /* cannot happen (see above); a move onto column -1 would write out of bounds */
     if (st->pend2 != NO_PEND) {
         /* only a take-back that uses both: from x's foundation onto w, or from w's onto x */
         int w = st->pend2 & PEND_CARD, w_fc = st->pend2 & PEND_FC;
@@ -1125,19 +1127,21 @@ static inline int puts_down(const SearchObject *self, Move m)
 }
 
 /* Auto-play of a child after move m.  After a put-down it has nothing to play (docs/SOLVER.md §3), so
- * it is not run: the parent was auto-played, a foundation one card lower makes no card playable that
- * was not, and the card put down was not playable where it was (a take-back that auto-play would
- * play back is never generated, rule 3; in draw 1 auto-play plays from the talon too).  Half the
- * children of a draw-1 proof are such. */
+ * it is not run: the parent has nothing to play (it was auto-played, or it is itself a put-down's
+ * child: by induction), a foundation one card lower makes no card playable that was not (every
+ * auto-play rule only asks for foundations high enough), and the card put down was not playable
+ * where it was (a take-back that auto-play would play back is never generated, rule 3; in draw 1
+ * auto-play plays from the talon too).  Most children of a draw-1 proof are such. */
 static int autoplay_after(const SearchObject *self, State *child, Move m, MoveVec *rec)
 {
     return puts_down(self, m) || autoplay(child, self->draw, self->streamline, rec);
 }
 
-/* The pending cards of a child after move m (see gen_moves); autoplayed: auto-play moved something. */
-static void set_pending(const SearchObject *self, State *child, Move m, int autoplayed)
+/* The pending cards of a child after move m (see gen_moves): only a put-down makes some, and no
+ * auto-play follows it (autoplay_after). */
+static void set_pending(const SearchObject *self, State *child, Move m)
 {
-    if (autoplayed || !puts_down(self, m)) {
+    if (!puts_down(self, m)) {
         child->pend = child->pend2 = NO_PEND;
         return;
     }
@@ -1348,7 +1352,7 @@ static PyObject *best_first_step(SearchObject *self, long long limit)
         }
         if (!autoplay_after(self, &child, m, &self->scratch))
             return PyErr_NoMemory();
-        set_pending(self, &child, m, self->scratch.n > 0);
+        set_pending(self, &child, m);
         if (total_found(&child) == 52) {
             if (!best_first_path(self, self->current, m))
                 return PyErr_NoMemory();
@@ -1373,7 +1377,7 @@ static PyObject *best_first_step(SearchObject *self, long long limit)
     return PyLong_FromLong(EXHAUSTED);
 }
 
-/* Search until `limit` distinct positions have been met in all, a win, or exhaustion. */
+/* Search until `limit` positions have been expanded in all, a win, or exhaustion. */
 static PyObject *Search_step(SearchObject *self, PyObject *arg)
 {
     long long limit = PyLong_AsLongLong(arg);
@@ -1415,7 +1419,7 @@ static PyObject *Search_step(SearchObject *self, PyObject *arg)
         }
         if (!autoplay_after(self, &child, m, &self->rec))
             return PyErr_NoMemory();
-        set_pending(self, &child, m, self->rec.n > rec_start + 1);
+        set_pending(self, &child, m);
         if (total_found(&child) == 52) {
             self->status = WON;
             return PyLong_FromLong(WON);
@@ -1481,7 +1485,7 @@ static PyMethodDef Search_methods[] = {
 };
 
 static PyGetSetDef Search_getset[] = {
-    {"nodes", (getter)Search_get_nodes, NULL, "distinct positions met so far", NULL},
+    {"nodes", (getter)Search_get_nodes, NULL, "positions expanded so far (a restricted one each time it is met)", NULL},
     {"bytes", (getter)Search_get_bytes, NULL, "bytes held by the search's tables and stacks", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };

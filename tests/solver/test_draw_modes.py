@@ -69,6 +69,13 @@ def test_a_draw_one_loss_is_a_draw_three_loss(monkeypatch):
     assert lost >= 10
 
 
+def test_a_late_weight_of_zero_stops_that_search(monkeypatch):
+    """After QUICK_PHASE_S the draw-1 proof search stops, instead of dividing its time share by 0."""
+    monkeypatch.setattr(solver, "DRAW_ONE_LATE_WEIGHT", 0.0)
+    solution = solve(Game.from_code("TF1-D3N-FUPFMMA"), budget_ms=200)  # lost; the draw-3 proof takes over 1 s
+    assert (solution.verdict, solution.reason) == ("unknown", "time")
+
+
 def test_solve_in_draw_three_takes_the_draw_one_proof(monkeypatch):
     """The draw-1 search alone proves these lost: solve() then answers for draw 3 without its own proof."""
     proven = 0
