@@ -382,6 +382,20 @@ static int sorted_moves(Scored *sc, int n, uint32_t shuffle, Move *out)
 static int gen_uses(const State *st, int draw, int mode, int whole_groups, int pend_kinds, uint32_t shuffle,
                     Move *out);
 
+/* tops_col[card]: the column whose last card it is, -1 for none; returns the first empty column (-1: none). */
+static int column_tops(const State *st, int8_t *tops_col)
+{
+    int first_empty = -1;
+    memset(tops_col, -1, 52);
+    for (int c = 0; c < 7; c++) {
+        if (st->len[c])
+            tops_col[st->cols[c][st->len[c] - 1]] = (int8_t)c;
+        else if (first_empty < 0)
+            first_empty = c;
+    }
+    return first_empty;
+}
+
 /* Candidate moves, best first (search.py: Searcher.moves; same scores, stable order); shuffle: a
  * seed whose noise is added to the scores (0: none). */
 static int gen_moves(const State *st, int draw, int mode, int whole_groups, int pend_kinds, uint32_t shuffle,
@@ -392,14 +406,7 @@ static int gen_moves(const State *st, int draw, int mode, int whole_groups, int 
     Scored sc[MAXMOVES];
     int n = 0;
     int8_t tops_col[52];
-    int first_empty = -1;
-    memset(tops_col, -1, sizeof tops_col);
-    for (int c = 0; c < 7; c++) {
-        if (st->len[c])
-            tops_col[st->cols[c][st->len[c] - 1]] = (int8_t)c;
-        else if (first_empty < 0)
-            first_empty = c;
-    }
+    int first_empty = column_tops(st, tops_col);
     const uint8_t *found = st->found;
     for (int src = 0; src < 7; src++) {
         int len = st->len[src];
@@ -504,14 +511,7 @@ static int gen_uses(const State *st, int draw, int mode, int whole_groups, int p
     Scored sc[MAXMOVES];
     int n = 0;
     int8_t tops_col[52];
-    int first_empty = -1;
-    memset(tops_col, -1, sizeof tops_col);
-    for (int c = 0; c < 7; c++) {
-        if (st->len[c])
-            tops_col[st->cols[c][st->len[c] - 1]] = (int8_t)c;
-        else if (first_empty < 0)
-            first_empty = c;
-    }
+    int first_empty = column_tops(st, tops_col);
     const uint8_t *found = st->found;
     int x = st->pend & PEND_CARD, x_fc = st->pend & PEND_FC, at_x = tops_col[x];
     if (at_x < 0)
