@@ -55,7 +55,7 @@ DRAW_ONE_WEIGHT = 1.0
 #: and DRAW_ONE_LATE_WEIGHT, and the best-first one's QUICK_BEST_LATE_WEIGHT (0: it stops): the quick
 #: searches find the easy wins early; the hard deals are mostly decided by the complete ones, and in
 #: draw 3 the draw-1 proof is the quicker of the two for half the deals lost (README "Performance":
-#: solver schedule, measured on the deals bench/solver.py finds slow)
+#: restricted positions and the solver's schedule, measured on the deals bench/solver.py finds slow)
 QUICK_PHASE_S = 0.05
 COMPLETE_LATE_WEIGHT = 4.0
 DRAW_ONE_LATE_WEIGHT = 8.0
