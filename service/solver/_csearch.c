@@ -35,11 +35,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXCOL 40
+/* A column's cards at most: columns only grow by cards that fit their last card (a king: on an empty
+ * column), so from a root column whose first k cards stay, at most k + RANK[its k-th card] (<= 7 + 12
+ * in any game); Search_init refuses a root that could outgrow it.  The positions of a proof are copied
+ * on every step: 40 bytes a column made the search a quarter slower than 20. */
+#define MAXCOL 20
 #define MAXTALON 24
 
 enum { CC = 0, CF = 1, TC = 2, TF = 3, FC = 4 };
 enum { RUNNING = 0, WON = 1, EXHAUSTED = 2, OVER_MEMORY = 3 };
+/* Search_init's error for a root whose columns could outgrow MAXCOL (fast.py searches it in Python). */
+#define TOO_TALL "a column could outgrow the C core's columns"
 
 typedef struct {
     uint8_t cols[7][MAXCOL];
@@ -991,7 +997,7 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
             goto done;
         if (b.len > MAXCOL) {
             PyBuffer_Release(&b);
-            PyErr_SetString(PyExc_ValueError, "column too long");
+            PyErr_SetString(PyExc_ValueError, TOO_TALL);
             goto done;
         }
         memcpy(st.cols[c], b.buf, (size_t)b.len);
@@ -1000,6 +1006,10 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
         for (int i = 0; i < st.len[c]; i++) {
             if (st.cols[c][i] >= 52 || seen[st.cols[c][i]]++) {
                 PyErr_SetString(PyExc_ValueError, "bad or repeated card");
+                goto done;
+            }
+            if (i + 1 + RANK[st.cols[c][i]] > MAXCOL) { /* the first i + 1 cards and a group down to an ace */
+                PyErr_SetString(PyExc_ValueError, TOO_TALL);
                 goto done;
             }
             cards++;

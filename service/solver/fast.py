@@ -39,6 +39,8 @@ SLICE = 4096
 WON, EXHAUSTED, OVER_MEMORY = 1, 2, 3
 #: the C core's error when make_key meets a position its encoding does not cover
 OUTSIDE_THE_KEY = "a position outside its root's reach"
+#: the C core's refusal of a root whose columns could grow past its fixed size (``MAXCOL``)
+TOO_TALL = "a column could outgrow the C core's columns"
 
 
 class CSearcher(Searcher):
@@ -67,9 +69,16 @@ class CSearcher(Searcher):
         yield
         if doomed(state[0], state[1], state[2]):
             return None
-        search = _csearch.Search(list(state[0]), state[1], state[2], state[3], self.draw, self.streamline,
-                                 self.whole_groups, best_first, bool(self.pend_kinds), self.max_bytes or 0,
-                                 self.low_autoplay, self.autoplays, self.shuffle)
+        try:
+            search = _csearch.Search(list(state[0]), state[1], state[2], state[3], self.draw, self.streamline,
+                                     self.whole_groups, best_first, bool(self.pend_kinds), self.max_bytes or 0,
+                                     self.low_autoplay, self.autoplays, self.shuffle)
+        except ValueError as error:
+            if str(error) != TOO_TALL:
+                raise
+            # Not a position of a game (its columns are at most 19 cards, and stay so): one built
+            # by hand, whose columns could grow past the C core's fixed size.
+            return (yield from self._in_python(best_first))
         while True:
             try:
                 status = search.step(int(min(self.nodes + SLICE, max_nodes)))
@@ -82,8 +91,7 @@ class CSearcher(Searcher):
                 log.exception("the C search left its key's domain; searching again in Python")
                 if self.max_nodes is not None:
                     self.max_nodes = max(1, self.max_nodes - self.nodes)
-                python_search = Searcher.best_first(self) if best_first else Searcher.dfs(self)
-                return (yield from python_search)
+                return (yield from self._in_python(best_first))
             self.nodes, self.table_bytes = search.nodes, search.bytes
             if status == WON:
                 return record + self._replay(state, search.path())
@@ -94,6 +102,9 @@ class CSearcher(Searcher):
             if self.nodes >= max_nodes:
                 raise Budget(NODES)
             yield
+
+    def _in_python(self, best_first: bool):
+        return Searcher.best_first(self) if best_first else Searcher.dfs(self)
 
     def _replay(self, state, moves) -> list:
         """The ``(state_before, move)`` path of ``moves`` played from ``state``; it must win."""

@@ -16,7 +16,7 @@ from service.engine import Game, GameCode
 from service.engine.deal import DEAL_COUNT
 from service.solver import fast
 from service.solver.search import Budget, Searcher
-from tests.solver.test_solver import random_endgame, replay_wins
+from tests.solver.test_solver import position, random_endgame, replay_wins
 
 pytestmark = pytest.mark.skipif(fast.BACKEND != "c", reason="the C core is not built (pip install -e .)")
 
@@ -144,6 +144,24 @@ def test_a_position_outside_the_c_keys_domain_is_searched_again_in_python(monkey
     monkeypatch.setattr(fast._csearch, "Search", Overflows)
     with pytest.raises(RuntimeError, match="column overflow"):
         _outcome(fast.CSearcher, game, max_nodes=20_000)
+
+
+def test_a_root_whose_column_could_outgrow_the_c_core_is_searched_in_python():
+    # A king on 8 cards: a group down to an ace would make 21 cards, past MAXCOL (20). No game
+    # reaches such a column (at most 7 dealt cards and 12 below a king), only a position built by hand.
+    rng = random.Random(7)
+    rest = [card for card in range(52) if card not in range(8) and card != 25]
+    rng.shuffle(rest)
+    tableau = [list(range(8)) + [25]] + [rest[20 + n::6] for n in range(6)]
+    game = position(tableau, [0, 0, 0, 0], stock=rest[:20], draw=1)
+    with pytest.raises(ValueError, match=fast.TOO_TALL):
+        fast._csearch.Search([bytes(column) for column in tableau], [0, 0, 0, 0], bytes(rest[:20]), 0, 1)
+    for options in ({}, {"whole_groups": True, "pending": True}):
+        assert _outcome(fast.CSearcher, game, max_nodes=2500, **options) == \
+            _outcome(Searcher, game, max_nodes=2500, **options)
+    tableau[0].pop()  # a queen would still fit: 8 + 11 cards
+    tableau[1].append(25)
+    fast._csearch.Search([bytes(column) for column in tableau], [0, 0, 0, 0], bytes(rest[:20]), 0, 1)
 
 
 @pytest.mark.parametrize("draw", [1, 3])
