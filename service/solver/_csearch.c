@@ -117,7 +117,7 @@ static void init_tables(void)
 
 static inline int is_parent(int parent, int card)
 {
-    return NPARENTS[card] && (PARENTS[card][0] == parent || PARENTS[card][1] == parent);
+    return CHILD_BIT[parent][card] != 2;
 }
 
 static int safe_to_foundation(int card, const uint8_t *found)
