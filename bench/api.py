@@ -22,6 +22,7 @@ Targets: service/raw >= 0.6 on SQLite, >= 0.8 on PostgreSQL; service p99 <= 3 x 
     python bench/api.py --databases sqlite --rounds 7 --workloads actions
     python bench/api.py --proxy         # the service through nginx against direct (deploy/)
     python bench/api.py --versus ../before   # and the service of another checkout: a change's effect
+    python bench/api.py --flask-floor        # and the raw floor behind a bare Flask app: Flask's own cost
 
 ``--proxy`` measures the front proxy's cost instead: one gunicorn running the service,
 nginx (deploy/nginx.conf.template) in front of it, the same games driven through nginx
@@ -177,7 +178,7 @@ def scratch_databases(kind: str):
 def migrate(urls: dict) -> None:
     """The service's migrations on the service's and the raw floors' databases; the Flask floor's own tables."""
     flask = [sys.executable, "-m", "flask", "--app", "service", "db", "upgrade"]
-    for app in ("service", "versus", "raw", "raw-bis"):
+    for app in ("service", "versus", "raw", "raw-bis", "flask-raw"):
         if app in urls:
             subprocess.run(flask, cwd=ROOT, env={**os.environ, "DATABASE_URL": urls[app]}, check=True,
                            capture_output=True)
@@ -402,7 +403,14 @@ def main() -> None:
     parser.add_argument("--proxy", action="store_true", help="through nginx against direct to gunicorn")
     parser.add_argument("--versus", type=Path, metavar="DIR",
                         help="also the service of another checkout (e.g. the commit before a change), side by side")
+    parser.add_argument("--flask-floor", action="store_true",
+                        help="also the raw floor behind a bare Flask app (flask-raw): what Flask alone costs")
     args = parser.parse_args()
+    if args.flask_floor:
+        APPS["flask-raw"] = ["--pythonpath", str(ROOT / "bench"), "raw_floor:create_flask_app()"]
+        READS["flask-raw"] = ("flask-raw", "")
+        for workload in RATIOS.values():
+            workload.append(("flask-raw/raw (Flask alone)", "flask-raw", "raw"))
     if args.versus:
         APPS["versus"], CHECKOUTS["versus"] = APPS["service"], args.versus.resolve()
         READS["versus"] = ("versus", "")

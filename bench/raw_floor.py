@@ -20,6 +20,9 @@ deals a shuffled game (not the service's deal: the floor never replays one), so 
 the same size and keys as the service's::
 
     DATABASE_URL=URL gunicorn -c gunicorn.conf.py --pythonpath bench 'raw_floor:create_app()'
+
+``create_flask_app()`` puts the same callable behind a bare Flask app (``bench/api.py
+--flask-floor``): what Flask's routing, request context and response cost alone.
 """
 
 from __future__ import annotations
@@ -286,3 +289,25 @@ def create_app():
         return _problem(start_response, "405 Method Not Allowed", "METHOD_NOT_ALLOWED")
 
     return application
+
+
+def create_flask_app():
+    """The raw floor behind a bare Flask app: Flask routes each request to it and answers its bytes."""
+    from flask import Flask, Response, request
+
+    floor = create_app()
+    app = Flask(__name__)
+
+    @app.route("/v1/games", methods=["POST"])
+    @app.route("/v1/games/<game_id>", methods=["GET"])
+    @app.route("/v1/games/<game_id>/<action>", methods=["POST"])
+    def forward(game_id: str | None = None, action: str | None = None) -> Response:
+        answer: dict = {}
+
+        def start_response(status: str, headers: list, exc_info=None) -> None:
+            answer.update(status=status, headers=[header for header in headers if header[0] != "Content-Length"])
+
+        body = b"".join(floor(request.environ, start_response))
+        return Response(body, status=answer["status"], headers=answer["headers"])
+
+    return app
