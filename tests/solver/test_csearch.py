@@ -159,8 +159,7 @@ def test_a_root_whose_column_could_outgrow_the_c_core_is_searched_in_python():
     for options in ({}, {"whole_groups": True, "pending": True}):
         assert _outcome(fast.CSearcher, game, max_nodes=2500, **options) == \
             _outcome(Searcher, game, max_nodes=2500, **options)
-    tableau[0].pop()  # a queen would still fit: 8 + 11 cards
-    tableau[1].append(25)
+    tableau[1].append(tableau[0].pop())  # the king on a column of 4 instead: 5 + 12 cards at most
     fast._csearch.Search([bytes(column) for column in tableau], [0, 0, 0, 0], bytes(rest[:20]), 0, 1)
 
 
