@@ -60,6 +60,14 @@ typedef struct {
     /* Per column, how many cards at its bottom no move has touched since the root: a lower bound of
      * make_key's root part, so that it rarely compares with the root (0 after unpack: unknown). */
     uint8_t untouched[7];
+    /* make_key's part of column c (column_code) when bit c of coded is set: a move changes one or
+     * two columns, so a key mostly reuses its parent's parts (apply clears the bits it changes). */
+    uint8_t coded;
+    uint8_t code_bits[7];
+    uint32_t code[7];
+    /* Bit k: the root's k-th talon card is still in the talon, which only loses cards and keeps
+     * their order (talon_remove clears it): make_key's talon part. */
+    uint32_t talon_bits;
 } State;
 
 #define NO_PEND 255
@@ -161,6 +169,10 @@ static int plays_up(int card, const uint8_t *found, int mode)
 
 static void talon_remove(State *st, int i)
 {
+    uint32_t bits = st->talon_bits;
+    for (int k = 0; k < i; k++)
+        bits &= bits - 1;
+    st->talon_bits &= ~(bits & -bits); /* the i-th card left is the root's card of the i-th bit set */
     memmove(st->talon + i, st->talon + i + 1, (size_t)(st->ntalon - i - 1));
     st->ntalon--;
     st->p = (uint8_t)i;
@@ -178,6 +190,7 @@ static int apply(State *st, Move m)
         memcpy(st->cols[dst] + st->len[dst], st->cols[src] + i, (size_t)n);
         st->len[dst] += n;
         st->len[src] = (uint8_t)i;
+        st->coded &= (uint8_t)~(1u << src | 1u << dst);
         if (st->untouched[src] > i)
             st->untouched[src] = (uint8_t)i;
         return 1;
@@ -186,6 +199,7 @@ static int apply(State *st, Move m)
         int src = m.a;
         int card = st->cols[src][--st->len[src]];
         st->found[SUIT[card]]++;
+        st->coded &= (uint8_t)~(1u << src);
         if (st->untouched[src] > st->len[src])
             st->untouched[src] = st->len[src];
         return 1;
@@ -195,6 +209,7 @@ static int apply(State *st, Move m)
         if (st->len[dst] + 1 > MAXCOL)
             return 0;
         st->cols[dst][st->len[dst]++] = st->talon[i];
+        st->coded &= (uint8_t)~(1u << dst);
         talon_remove(st, i);
         return 1;
     }
@@ -210,6 +225,7 @@ static int apply(State *st, Move m)
             return 0;
         st->cols[dst][st->len[dst]++] = (uint8_t)(s * 13 + st->found[s] - 1);
         st->found[s]--;
+        st->coded &= (uint8_t)~(1u << dst);
         return 1;
     }
     }
@@ -677,49 +693,65 @@ static inline int group_bits(const uint8_t *col, int from, int n, uint32_t *bits
 
 /* The key of st (see Key); root: the search's root position, talon_at[card]: the card's index in
  * the root's talon.  Returns 0 when st is not reachable from root (cannot happen; checked). */
-static int make_key(const State *st, const State *root, const uint8_t *talon_at, Key *out)
+/* Column c's part of make_key: its bits (*nbits of them), or a king column's (length - 1) | its group's
+ * bits << 4 with *nbits 0.  Returns 0 when the column is not one the search can reach from root. */
+static int column_code(const State *st, const State *root, int c, uint32_t *code, uint8_t *nbits)
+{
+    const uint8_t *col = st->cols[c];
+    int n = st->len[c];
+    uint32_t bits;
+    if (!n) {
+        *code = 0;
+        *nbits = 6;
+        return 1;
+    }
+    if (RANK[col[0]] == KING && group_bits(col, 1, n, &bits)) { /* a king column */
+        *code = (uint32_t)(n - 1) | bits << 4;
+        *nbits = 0;
+        return 1;
+    }
+    int kept = st->untouched[c] < n ? st->untouched[c] : n;
+    while (kept < n && kept < root->len[c] && col[kept] == root->cols[c][kept])
+        kept++;
+    if (!kept || n - kept > 12 || !group_bits(col, kept, n, &bits))
+        return 0;
+    *code = (uint32_t)kept | (uint32_t)(n - kept) << 6 | bits << 10;
+    *nbits = (uint8_t)(10 + n - kept);
+    return 1;
+}
+
+/* The key of st (see Key); root: the search's root position.  Returns 0 when st is not reachable
+ * from root (cannot happen; checked).  Fills in st's column parts that a move changed (coded). */
+static int make_key(State *st, const State *root, Key *out)
 {
     KeyWriter kw = {{{0, 0, 0}}, 0};
     int king_len[4] = {0, 0, 0, 0}, kings = 0;
-    uint32_t king_bits[4], bits;
+    uint32_t king_bits[4];
     for (int c = 0; c < 7; c++) {
-        const uint8_t *col = st->cols[c];
-        int n = st->len[c];
-        if (!n) {
-            put_bits(&kw, 0, 6);
-            continue;
+        if (!(st->coded >> c & 1)) {
+            if (!column_code(st, root, c, &st->code[c], &st->code_bits[c]))
+                return 0;
+            st->coded |= (uint8_t)(1u << c);
         }
-        if (RANK[col[0]] == KING && group_bits(col, 1, n, &bits)) { /* a king column */
-            king_len[SUIT[col[0]]] = n;
-            king_bits[SUIT[col[0]]] = bits;
+        uint32_t code = st->code[c];
+        if (!st->code_bits[c]) { /* a king column: by suit, after the others */
+            int suit = SUIT[st->cols[c][0]];
+            king_len[suit] = (int)(code & 15) + 1;
+            king_bits[suit] = code >> 4;
             kings++;
             put_bits(&kw, 0, 6);
             continue;
         }
-        int kept = st->untouched[c] < n ? st->untouched[c] : n;
-        while (kept < n && kept < root->len[c] && col[kept] == root->cols[c][kept])
-            kept++;
-        if (!kept || n - kept > 12 || !group_bits(col, kept, n, &bits))
-            return 0;
-        put_bits(&kw, (uint64_t)kept | (uint64_t)(n - kept) << 6 | (uint64_t)bits << 10, 10 + n - kept);
+        put_bits(&kw, code, st->code_bits[c]);
     }
     put_bits(&kw, (uint64_t)kings, 3);
     for (int s = 0; s < 4; s++)
         if (king_len[s])
             put_bits(&kw, (uint64_t)s | (uint64_t)(king_len[s] - 1) << 2 | (uint64_t)king_bits[s] << 6,
                      6 + king_len[s] - 1);
-    uint32_t talon = 0;
-    int previous = -1;
-    /* The root's talon, some cards gone, the rest in its order: one array, where a draw moves the
-     * pointer, a recycle resets it, and a card played from the waste is taken out. */
-    for (int i = 0; i < st->ntalon; i++) {
-        int at = talon_at[st->talon[i]];
-        if (at >= root->ntalon || at <= previous)
-            return 0;
-        talon |= 1u << at;
-        previous = at;
-    }
-    put_bits(&kw, talon, root->ntalon);
+    if (__builtin_popcount(st->talon_bits) != st->ntalon)
+        return 0;
+    put_bits(&kw, st->talon_bits, root->ntalon);
     if (kw.pos > KEY_USED)
         return 0;
     kw.k.w[2] |= 1ULL << (KEY_USED - 128);
@@ -870,7 +902,7 @@ typedef struct {
     MoveVec rec;   /* the path: concatenation of every frame's record */
     Table table;
     State root;
-    uint8_t talon_at[52]; /* each card's index in the root's talon (255: not in it), for make_key */
+    uint8_t talon_at[52]; /* each card's index in the root's talon (255: not in it), for talon_bits_of */
     /* best-first only */
     BNode *bnodes;
     size_t nb, bcap;
@@ -1053,6 +1085,8 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
     }
     st.pend = st.pend2 = NO_PEND;
     memcpy(st.untouched, st.len, sizeof st.untouched);
+    st.coded = 0;
+    st.talon_bits = (uint32_t)((1ull << st.ntalon) - 1);
     self->root = st;
     memset(self->talon_at, 255, sizeof self->talon_at);
     for (int i = 0; i < st.ntalon; i++)
@@ -1091,12 +1125,12 @@ enum { FRESH_ERROR = -2 };
  * rule 7) is neither looked up nor recorded: a lookup pruned about one in a hundred of them, for a
  * key and a probe on each (most positions of a draw-1 proof), and recorded, it would hide the same
  * position met without the restriction. */
-static int fresh_child(SearchObject *self, const State *child)
+static int fresh_child(SearchObject *self, State *child)
 {
     if (child->pend != NO_PEND)
         return 1;
     Key key;
-    if (!make_key(child, &self->root, self->talon_at, &key)) {
+    if (!make_key(child, &self->root, &key)) {
         unreachable();
         return FRESH_ERROR;
     }
@@ -1119,7 +1153,7 @@ static int start(SearchObject *self, State *st)
     if (total_found(st) == 52)
         return self->status = WON;
     Key key;
-    if (!make_key(st, &self->root, self->talon_at, &key))
+    if (!make_key(st, &self->root, &key))
         return unreachable();
     if (table_visit(&self->table, &key, talon_phase(st, self->draw), self->draw) < 0) {
         PyErr_NoMemory();
@@ -1174,6 +1208,15 @@ static void set_pending(const SearchObject *self, State *child, Move m)
 
 /* -- best-first (search.py: Searcher.best_first) ----------------------------- */
 
+/* The talon_bits of st, a position unpacked (packed positions leave them out). */
+static uint32_t talon_bits_of(const SearchObject *self, const State *st)
+{
+    uint32_t bits = 0;
+    for (int i = 0; i < st->ntalon; i++)
+        bits |= 1u << self->talon_at[st->talon[i]];
+    return bits;
+}
+
 static void pack(const State *st, uint8_t *out)
 {
     int n = 0;
@@ -1209,6 +1252,7 @@ static void unpack(const uint8_t *in, State *st)
     st->pend = in[n++];
     st->pend2 = in[n];
     memset(st->untouched, 0, sizeof st->untouched);
+    st->coded = 0;
 }
 
 /* search.py: Searcher.column_score (how well ordered a column is). */
@@ -1343,6 +1387,7 @@ static PyObject *best_first_step(SearchObject *self, long long limit)
             HeapItem top = heap_pop(self);
             self->current = (int32_t)top.node;
             unpack(self->bnodes[top.node].packed, &self->current_st);
+            self->current_st.talon_bits = talon_bits_of(self, &self->current_st);
             self->current_n = gen_moves(&self->current_st, self->draw, self->streamline, self->whole_groups,
                                         pend_kinds(self), self->shuffle, self->current_moves);
             self->current_next = 0;
