@@ -58,7 +58,14 @@ DRAW_ONE_WEIGHT = 1.0
 #: restricted positions and the solver's schedule, measured on the deals bench/solver.py finds slow)
 QUICK_PHASE_S = 0.05
 COMPLETE_LATE_WEIGHT = 4.0
-DRAW_ONE_LATE_WEIGHT = 8.0
+DRAW_ONE_LATE_WEIGHT = 32.0
+#: draw 3 only: the quick depth-first search of the same position in draw 1 (streamlined, restarted),
+#: whose win ends the draw-1 proof: that proof can then prove nothing, and on the deals it would lose
+#: it gets nearly all the time (DRAW_ONE_LATE_WEIGHT) instead of sharing it with the draw-3 searches.
+#: The quick one wins within 50 ms most draw-1 wins that take the proof 0.3-3 s (0: not run; README
+#: "Performance": the draw-1 win that stops the draw-1 proof)
+QUICK_DRAW_ONE_WEIGHT = 2.0
+QUICK_DRAW_ONE_LATE_WEIGHT = 4.0
 QUICK_BEST_LATE_WEIGHT = 0.0
 #: the complete searches auto-play only aces, twos and the cards nothing in play can need
 #: (search.low_card): docs/SOLVER.md proves them complete that way (measured cost:
@@ -74,6 +81,7 @@ RESTART_UNIT = 4096
 QUICK_DFS_MEMORY_SHARE = 0.125
 QUICK_BEST_MEMORY_SHARE = 0.125
 DRAW_ONE_MEMORY_SHARE = 0.25
+QUICK_DRAW_ONE_MEMORY_SHARE = 0.0625  # its runs are short: a few thousand positions to a few million
 #: the default memory budget of a solve: the bytes its searches' tables may hold together (a hard
 #: draw-3 solve fills 13-17 MiB a second, the complete searches' tables; the server sets
 #: SOLVER_MEMORY_MB)
@@ -144,7 +152,9 @@ def solve(
     # * the complete depth-first search with only safe pruning: it alone may say
     #   "unwinnable", and it finds wins too;
     # * in draw 3, the complete search of the same position played in draw 1: its
-    #   "unwinnable" is the draw-3 verdict too (its wins prove nothing here).
+    #   "unwinnable" is the draw-3 verdict too (its wins prove nothing here);
+    # * in draw 3, the quick depth-first search in draw 1: a draw-1 win from either
+    #   draw-1 search stops both, as the proof can no longer come.
     # A win from any of them is as good as any other (every line is replayed); the
     # streamlined ones' failures prove nothing, they just stop.
     search_class = fast.CSearcher if BACKEND == "c" else Searcher
@@ -158,14 +168,20 @@ def solve(
                             max_bytes=memory_share(share), **options)
 
     draw_one_share = DRAW_ONE_MEMORY_SHARE if draw != 1 else 0.0
-    if QUICK_RESTARTS:
-        quick = _Restarts(draw, lambda shuffle, nodes: searcher(
-            draw, QUICK_DFS_MEMORY_SHARE, nodes if max_nodes is None else min(nodes, max_nodes),
+    quick_draw_one = draw != 1 and DRAW_ONE_WEIGHT > 0 and QUICK_DRAW_ONE_WEIGHT > 0
+    quick_draw_one_share = QUICK_DRAW_ONE_MEMORY_SHARE if quick_draw_one else 0.0
+
+    def restarted(search_draw: int, share: float):
+        if not QUICK_RESTARTS:
+            return searcher(search_draw, share, streamline=True)
+        return _Restarts(search_draw, lambda shuffle, nodes: searcher(
+            search_draw, share, nodes if max_nodes is None else min(nodes, max_nodes),
             streamline=True, shuffle=shuffle))
-    else:
-        quick = searcher(draw, QUICK_DFS_MEMORY_SHARE, streamline=True)
+
+    quick = restarted(draw, QUICK_DFS_MEMORY_SHARE)
     best = searcher(draw, QUICK_BEST_MEMORY_SHARE, streamline=True)
-    complete = searcher(draw, 1.0 - QUICK_DFS_MEMORY_SHARE - QUICK_BEST_MEMORY_SHARE - draw_one_share,
+    complete = searcher(draw, 1.0 - QUICK_DFS_MEMORY_SHARE - QUICK_BEST_MEMORY_SHARE - draw_one_share
+                        - quick_draw_one_share,
                         whole_groups=True, pending=True, low_autoplay=LOW_AUTOPLAY)
     searches = [[quick, quick.dfs(), QUICK_DFS_WEIGHT, 0.0], [best, best.best_first(), QUICK_BEST_WEIGHT, 0.0],
                 [complete, complete.dfs(), COMPLETE_WEIGHT, 0.0]]
@@ -176,6 +192,11 @@ def solve(
         searches.append([draw_one, draw_one.dfs(), DRAW_ONE_WEIGHT, 0.0])
         late_weights.append((searches[-1], DRAW_ONE_LATE_WEIGHT))
         proofs.add(draw_one)
+    if quick_draw_one:
+        quick_one = restarted(1, quick_draw_one_share)
+        searches.append([quick_one, quick_one.dfs(), QUICK_DRAW_ONE_WEIGHT, 0.0])
+        late_weights.append((searches[-1], QUICK_DRAW_ONE_LATE_WEIGHT))
+    draw_ones = [entry for entry in searches if entry[0].draw != draw]
     everyone = [entry[0] for entry in searches]
     stopped: dict = {}  # search -> the Budget reason that stopped it
     late = False
@@ -201,6 +222,10 @@ def solve(
             if path is None and running in proofs:
                 return Solution(UNWINNABLE, (), _nodes(everyone), _ms(start, clock), table_bytes=peak)
             if running.draw != draw:
+                if path is not None:  # draw 1 is won: the draw-1 proof can no longer come
+                    for other in draw_ones:
+                        if other is not entry and other in searches:
+                            _drop(searches, other)
                 path = None  # a draw-1 win is not a draw-3 one
             if path is None:
                 _drop(searches, entry)

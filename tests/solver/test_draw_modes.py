@@ -90,3 +90,40 @@ def test_solve_in_draw_three_takes_the_draw_one_proof(monkeypatch):
         monkeypatch.undo()
         proven += 1
     assert proven >= 10
+
+
+def _proofs_dropped(monkeypatch) -> list[int]:
+    """The nodes of each draw-1 proof that solve() stops, as it stops it."""
+    dropped: list[int] = []
+    real_drop = solver._drop
+
+    def drop(searches, entry):
+        running = entry[0]
+        if running.draw == 1 and not getattr(running, "streamline", True):
+            dropped.append(running.nodes)
+        real_drop(searches, entry)
+
+    monkeypatch.setattr(solver, "_drop", drop)
+    return dropped
+
+
+def test_a_quick_draw_one_win_stops_the_draw_one_proof(monkeypatch):
+    """TF1-D3N-PQWUFDW: lost in draw 3, won in draw 1, where the quick search wins in a few thousand
+    positions while the proof search meets millions without a win. Once the quick one wins, the
+    proof stops (it can no longer prove anything), and the draw-3 proof decides sooner."""
+    game = Game.from_code("TF1-D3N-PQWUFDW")
+    dropped = _proofs_dropped(monkeypatch)
+
+    def solved():
+        ticks = itertools.count(0.0, 0.001)  # 1 ms a reading: the shares count slices on any machine
+        return solve(game, budget_ms=600_000, clock=lambda: next(ticks))
+
+    with_quick = solved()
+    assert with_quick.verdict == "unwinnable"
+    assert len(dropped) == 1 and dropped[0] < 1_000_000
+    # Without the quick draw-1 search the proof runs on until the draw-3 proof decides.
+    monkeypatch.setattr(solver, "QUICK_DRAW_ONE_WEIGHT", 0.0)
+    dropped.clear()
+    without = solved()
+    assert without.verdict == "unwinnable" and dropped == []
+    assert with_quick.nodes * 2 < without.nodes
