@@ -60,6 +60,9 @@ typedef struct {
     /* Per column, how many cards at its bottom no move has touched since the root: a lower bound of
      * make_key's root part, so that it rarely compares with the root (0 after unpack: unknown). */
     uint8_t untouched[7];
+    /* Per column, where the ordered run at its top starts (0 when empty): a card put on a column
+     * fits its last card, so only a move that takes the whole run off changes it (apply). */
+    uint8_t run[7];
     /* make_key's part of column c (column_code) when bit c of coded is set: a move changes one or
      * two columns, so a key mostly reuses its parent's parts (apply clears the bits it changes). */
     uint8_t coded;
@@ -167,6 +170,15 @@ static int plays_up(int card, const uint8_t *found, int mode)
 
 /* -- moves -------------------------------------------------------------------- */
 
+/* Where the ordered run at the top of col[0..len) starts. */
+static int run_start(const uint8_t *col, int len)
+{
+    int start = len ? len - 1 : 0;
+    while (start > 0 && is_parent(col[start - 1], col[start]))
+        start--;
+    return start;
+}
+
 static void talon_remove(State *st, int i)
 {
     uint32_t bits = st->talon_bits;
@@ -176,6 +188,25 @@ static void talon_remove(State *st, int i)
     memmove(st->talon + i, st->talon + i + 1, (size_t)(st->ntalon - i - 1));
     st->ntalon--;
     st->p = (uint8_t)i;
+}
+
+/* The bits set in x (inline: without -mpopcnt, __builtin_popcount is a library call). */
+static inline int bit_count(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (int)((x * 0x01010101u) >> 24);
+}
+
+/* The index in st's talon of a card, -1 when it is not there; talon_at: each card's index in the
+ * root's talon (255: none), whose cards left are st's talon_bits, in the same order. */
+static inline int talon_index(const State *st, const uint8_t *talon_at, int card)
+{
+    int at = talon_at[card];
+    if (at == 255 || !(st->talon_bits >> at & 1))
+        return -1;
+    return bit_count(st->talon_bits & ((1u << at) - 1));
 }
 
 /* Returns 0 when a column would overflow (cannot happen with 52 cards; checked anyway). */
@@ -188,8 +219,12 @@ static int apply(State *st, Move m)
         if (st->len[dst] + n > MAXCOL)
             return 0;
         memcpy(st->cols[dst] + st->len[dst], st->cols[src] + i, (size_t)n);
+        if (!st->len[dst])
+            st->run[dst] = 0;
         st->len[dst] += n;
         st->len[src] = (uint8_t)i;
+        if (st->run[src] >= i)
+            st->run[src] = (uint8_t)run_start(st->cols[src], i);
         st->coded &= (uint8_t)~(1u << src | 1u << dst);
         if (st->untouched[src] > i)
             st->untouched[src] = (uint8_t)i;
@@ -199,6 +234,8 @@ static int apply(State *st, Move m)
         int src = m.a;
         int card = st->cols[src][--st->len[src]];
         st->found[SUIT[card]]++;
+        if (st->run[src] >= st->len[src])
+            st->run[src] = (uint8_t)run_start(st->cols[src], st->len[src]);
         st->coded &= (uint8_t)~(1u << src);
         if (st->untouched[src] > st->len[src])
             st->untouched[src] = st->len[src];
@@ -208,6 +245,8 @@ static int apply(State *st, Move m)
         int i = m.a, dst = m.b;
         if (st->len[dst] + 1 > MAXCOL)
             return 0;
+        if (!st->len[dst])
+            st->run[dst] = 0;
         st->cols[dst][st->len[dst]++] = st->talon[i];
         st->coded &= (uint8_t)~(1u << dst);
         talon_remove(st, i);
@@ -223,6 +262,8 @@ static int apply(State *st, Move m)
         int s = m.a, dst = m.b;
         if (st->len[dst] + 1 > MAXCOL)
             return 0;
+        if (!st->len[dst])
+            st->run[dst] = 0;
         st->cols[dst][st->len[dst]++] = (uint8_t)(s * 13 + st->found[s] - 1);
         st->found[s]--;
         st->coded &= (uint8_t)~(1u << dst);
@@ -268,7 +309,7 @@ static int mv_reserve(MoveVec *mv, size_t extra)
 }
 
 /* Play every safe foundation move (search.py: Searcher.autoplay), recording each one. */
-static int autoplay(State *st, int draw, int mode, MoveVec *rec)
+static int autoplay(State *st, const uint8_t *talon_at, int draw, int mode, MoveVec *rec)
 {
     for (;;) {
         Move m = {255, 0, 0, 0};
@@ -277,26 +318,20 @@ static int autoplay(State *st, int draw, int mode, MoveVec *rec)
             if (count == 13)
                 continue;
             int card = s * 13 + count;
-            int col = -1;
+            if (!plays_up(card, st->found, mode))
+                continue; /* where it lies does not matter then */
             for (int c = 0; c < 7; c++)
                 if (st->len[c] && st->cols[c][st->len[c] - 1] == card) {
-                    col = c;
+                    m.kind = CF;
+                    m.a = (uint8_t)c;
                     break;
                 }
-            if (col >= 0) {
-                if (plays_up(card, st->found, mode)) {
-                    m.kind = CF;
-                    m.a = (uint8_t)col;
+            if (m.kind == 255 && draw == 1) {
+                int i = talon_index(st, talon_at, card);
+                if (i >= 0) {
+                    m.kind = TF;
+                    m.a = (uint8_t)i;
                 }
-            } else if (draw == 1) {
-                for (int i = 0; i < st->ntalon; i++)
-                    if (st->talon[i] == card) {
-                        if (plays_up(card, st->found, mode)) {
-                            m.kind = TF;
-                            m.a = (uint8_t)i;
-                        }
-                        break;
-                    }
             }
         }
         if (m.kind == 255)
@@ -401,8 +436,8 @@ static int sorted_moves(Scored *sc, int n, uint32_t shuffle, Move *out)
     return n;
 }
 
-static int gen_uses(const State *st, int draw, int mode, int whole_groups, int pend_kinds, uint32_t shuffle,
-                    Move *out);
+static int gen_uses(const State *st, const uint8_t *talon_at, int draw, int mode, int whole_groups,
+                    int pend_kinds, uint32_t shuffle, Move *out);
 
 /* tops_col[card]: the column whose last card it is, -1 for none; returns the first empty column (-1: none). */
 static int column_tops(const State *st, int8_t *tops_col)
@@ -420,11 +455,11 @@ static int column_tops(const State *st, int8_t *tops_col)
 
 /* Candidate moves, best first (search.py: Searcher.moves; same scores, stable order); shuffle: a
  * seed whose noise is added to the scores (0: none). */
-static int gen_moves(const State *st, int draw, int mode, int whole_groups, int pend_kinds, uint32_t shuffle,
-                     Move *out)
+static int gen_moves(const State *st, const uint8_t *talon_at, int draw, int mode, int whole_groups,
+                     int pend_kinds, uint32_t shuffle, Move *out)
 {
     if (st->pend != NO_PEND)
-        return gen_uses(st, draw, mode, whole_groups, pend_kinds, shuffle, out);
+        return gen_uses(st, talon_at, draw, mode, whole_groups, pend_kinds, shuffle, out);
     Scored sc[MAXMOVES];
     int n = 0;
     int8_t tops_col[52];
@@ -438,9 +473,7 @@ static int gen_moves(const State *st, int draw, int mode, int whole_groups, int 
         int top = col[len - 1];
         if (found[SUIT[top]] == RANK[top])
             add_move(sc, &n, 90 - RANK[top], CF, src, 0, 0);
-        int start = len - 1;
-        while (start > 0 && is_parent(col[start - 1], col[start]))
-            start--;
+        int start = st->run[src];
         int lowest = -1; /* the lowest rank under the run, found when first needed */
         for (int i = start; i < len; i++) {
             int card = col[i];
@@ -463,13 +496,9 @@ static int gen_moves(const State *st, int draw, int mode, int whole_groups, int 
     if (st->ntalon) {
         uint8_t reach[MAXTALON];
         talon_reach_mask(st->ntalon, st->p, draw, reach);
-        int8_t where[52]; /* talon index of each card, -1 when not in the talon */
-        memset(where, -1, sizeof where);
-        for (int i = 0; i < st->ntalon; i++)
-            where[st->talon[i]] = (int8_t)i;
         for (int s = 0; s < 4; s++) {
             if (found[s] < 13) {
-                int i = where[s * 13 + found[s]];
+                int i = talon_index(st, talon_at, s * 13 + found[s]);
                 if (i >= 0 && reach[i])
                     add_move(sc, &n, 85 - found[s], TF, i, 0, 0);
             }
@@ -480,14 +509,14 @@ static int gen_moves(const State *st, int draw, int mode, int whole_groups, int 
                 continue;
             int top = st->cols[dst][st->len[dst] - 1];
             for (int k = 0; k < NCHILDREN[top]; k++) {
-                int i = where[CHILDREN[top][k]];
+                int i = talon_index(st, talon_at, CHILDREN[top][k]);
                 if (i >= 0 && reach[i])
                     add_move(sc, &n, 38, TC, i, dst, 0);
             }
         }
         if (first_empty >= 0) {
             for (int k = 0; k < 4; k++) {
-                int i = where[KINGS[k]];
+                int i = talon_index(st, talon_at, KINGS[k]);
                 if (i >= 0 && reach[i])
                     add_move(sc, &n, 35, TC, i, first_empty, 0);
             }
@@ -527,8 +556,8 @@ static inline int twins(int a, int b)
  * st's pending free cards, in gen_moves' order, generated alone.  Most positions of a draw-1 proof
  * are such positions (97 % on the slow deals measured), and most of gen_moves' moves fail the rule.
  * A pending card is the last card of its column: set_pending drops it when a card goes onto it. */
-static int gen_uses(const State *st, int draw, int mode, int whole_groups, int pend_kinds, uint32_t shuffle,
-                    Move *out)
+static int gen_uses(const State *st, const uint8_t *talon_at, int draw, int mode, int whole_groups,
+                    int pend_kinds, uint32_t shuffle, Move *out)
 {
     Scored sc[MAXMOVES];
     int n = 0;
@@ -563,9 +592,7 @@ static int gen_uses(const State *st, int draw, int mode, int whole_groups, int p
         if (!len || RANK[st->cols[src][len - 1]] >= RANK[x])
             continue; /* the run's ranks go up from its last card */
         const uint8_t *col = st->cols[src];
-        int start = len - 1;
-        while (start > 0 && is_parent(col[start - 1], col[start]))
-            start--;
+        int start = st->run[src];
         int i = start + RANK[col[start]] - (RANK[x] - 1);
         if (i < start || i >= len || !is_parent(x, col[i]))
             continue;
@@ -578,31 +605,28 @@ static int gen_uses(const State *st, int draw, int mode, int whole_groups, int p
     /* a talon card onto x; in draw 1, when x came from a foundation, x's twin put down anywhere */
     int twin_talon = (pend_kinds & PEND_KIND_TC) && x_fc;
     if (st->ntalon && !twin_talon && draw == 1) {
-        /* every talon card is reachable: only x's children, found by a scan of the talon */
-        for (int k = 0; k < NCHILDREN[x]; k++)
-            for (int i = 0; i < st->ntalon; i++)
-                if (st->talon[i] == CHILDREN[x][k])
-                    add_move(sc, &n, 38, TC, i, at_x, 0);
+        /* every talon card is reachable: only x's children */
+        for (int k = 0; k < NCHILDREN[x]; k++) {
+            int i = talon_index(st, talon_at, CHILDREN[x][k]);
+            if (i >= 0)
+                add_move(sc, &n, 38, TC, i, at_x, 0);
+        }
     } else if (st->ntalon) {
         uint8_t reach[MAXTALON];
         talon_reach_mask(st->ntalon, st->p, draw, reach);
-        int8_t where[52];
-        memset(where, -1, sizeof where);
-        for (int i = 0; i < st->ntalon; i++)
-            where[st->talon[i]] = (int8_t)i;
         for (int dst = 0; dst < 7; dst++) {
             if (!st->len[dst] || (dst != at_x && !twin_talon))
                 continue;
             int top = st->cols[dst][st->len[dst] - 1];
             for (int k = 0; k < NCHILDREN[top]; k++) {
-                int card = CHILDREN[top][k], i = where[card];
+                int card = CHILDREN[top][k], i = talon_index(st, talon_at, card);
                 if (i >= 0 && reach[i] && (dst == at_x || twins(card, x)))
                     add_move(sc, &n, 38, TC, i, dst, 0);
             }
         }
         if (twin_talon && first_empty >= 0) {
             for (int k = 0; k < 4; k++) {
-                int i = where[KINGS[k]];
+                int i = talon_index(st, talon_at, KINGS[k]);
                 if (i >= 0 && reach[i] && twins(KINGS[k], x))
                     add_move(sc, &n, 35, TC, i, first_empty, 0);
             }
@@ -749,7 +773,7 @@ static int make_key(State *st, const State *root, Key *out)
         if (king_len[s])
             put_bits(&kw, (uint64_t)s | (uint64_t)(king_len[s] - 1) << 2 | (uint64_t)king_bits[s] << 6,
                      6 + king_len[s] - 1);
-    if (__builtin_popcount(st->talon_bits) != st->ntalon)
+    if (bit_count(st->talon_bits) != st->ntalon)
         return 0;
     put_bits(&kw, st->talon_bits, root->ntalon);
     if (kw.pos > KEY_USED)
@@ -972,7 +996,7 @@ static int push_frame(SearchObject *self, const State *st, size_t rec_start)
     Frame *f = &self->frames[self->nframes++];
     f->st = *st;
     f->moves_start = self->moves.n;
-    f->nmoves = gen_moves(st, self->draw, self->streamline, self->whole_groups, pend_kinds(self), self->shuffle,
+    f->nmoves = gen_moves(st, self->talon_at, self->draw, self->streamline, self->whole_groups, pend_kinds(self), self->shuffle,
                           self->moves.v + self->moves.n);
     self->moves.n += (size_t)f->nmoves;
     f->next = 0;
@@ -1085,6 +1109,8 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
     }
     st.pend = st.pend2 = NO_PEND;
     memcpy(st.untouched, st.len, sizeof st.untouched);
+    for (int c = 0; c < 7; c++)
+        st.run[c] = (uint8_t)run_start(st.cols[c], st.len[c]);
     st.coded = 0;
     st.talon_bits = (uint32_t)((1ull << st.ntalon) - 1);
     self->root = st;
@@ -1146,7 +1172,7 @@ static int start(SearchObject *self, State *st)
     self->started = 1;
     *st = self->root;
     self->rec.n = 0;
-    if (!autoplay(st, self->draw, self->streamline, &self->rec)) {
+    if (!autoplay(st, self->talon_at, self->draw, self->streamline, &self->rec)) {
         PyErr_NoMemory();
         return -1;
     }
@@ -1178,7 +1204,7 @@ static inline int puts_down(const SearchObject *self, Move m)
  * auto-play plays from the talon too).  Most children of a draw-1 proof are such. */
 static int autoplay_after(const SearchObject *self, State *child, Move m, MoveVec *rec)
 {
-    return puts_down(self, m) || autoplay(child, self->draw, self->streamline, rec);
+    return puts_down(self, m) || autoplay(child, self->talon_at, self->draw, self->streamline, rec);
 }
 
 /* The pending cards of a child after move m (see gen_moves): only a put-down makes some, and no
@@ -1252,6 +1278,8 @@ static void unpack(const uint8_t *in, State *st)
     st->pend = in[n++];
     st->pend2 = in[n];
     memset(st->untouched, 0, sizeof st->untouched);
+    for (int c = 0; c < 7; c++)
+        st->run[c] = (uint8_t)run_start(st->cols[c], st->len[c]);
     st->coded = 0;
 }
 
@@ -1356,12 +1384,12 @@ static int best_first_path(SearchObject *self, int32_t node, Move last)
         chain[--i] = self->bnodes[k].move;
     State st = self->root;
     self->rec.n = 0;
-    int ok = autoplay(&st, self->draw, self->streamline, &self->rec);
+    int ok = autoplay(&st, self->talon_at, self->draw, self->streamline, &self->rec);
     for (int32_t j = 0; ok && j <= chain_len; j++) {
         ok = mv_reserve(&self->rec, 1);
         if (ok) {
             self->rec.v[self->rec.n++] = chain[j];
-            ok = apply(&st, chain[j]) && autoplay(&st, self->draw, self->streamline, &self->rec);
+            ok = apply(&st, chain[j]) && autoplay(&st, self->talon_at, self->draw, self->streamline, &self->rec);
         }
     }
     free(chain);
@@ -1388,7 +1416,7 @@ static PyObject *best_first_step(SearchObject *self, long long limit)
             self->current = (int32_t)top.node;
             unpack(self->bnodes[top.node].packed, &self->current_st);
             self->current_st.talon_bits = talon_bits_of(self, &self->current_st);
-            self->current_n = gen_moves(&self->current_st, self->draw, self->streamline, self->whole_groups,
+            self->current_n = gen_moves(&self->current_st, self->talon_at, self->draw, self->streamline, self->whole_groups,
                                         pend_kinds(self), self->shuffle, self->current_moves);
             self->current_next = 0;
         }
