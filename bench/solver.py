@@ -75,11 +75,12 @@ def run(draw: int, deals: int, seed: int, cap_s: float, verbose: bool, clock=tim
 #: solve()'s late weights and memory shares before the schedule of 2026-12-01 (README "Performance":
 #: restricted positions and the solver's schedule); the variants measured before it keep them, so that
 #: their figures stay reproducible
-SCHEDULE_BEFORE = {"COMPLETE_LATE_WEIGHT": 8.0, "DRAW_ONE_LATE_WEIGHT": 1.0, "QUICK_BEST_LATE_WEIGHT": 2.0,
-                   "QUICK_BEST_MEMORY_SHARE": 0.25, "DRAW_ONE_MEMORY_SHARE": 0.125, "QUICK_DRAW_ONE_WEIGHT": 0.0}
-#: draw 3 before the quick draw-1 search whose win stops the draw-1 proof (2026-12-01, README
-#: "Performance")
-NO_QUICK_DRAW_ONE = {"QUICK_DRAW_ONE_WEIGHT": 0.0, "DRAW_ONE_LATE_WEIGHT": 8.0}
+SCHEDULE_BEFORE = {"COMPLETE_LATE_WEIGHT": 8.0, "COMPLETE_LATE_WEIGHT_IN_DRAW_1": 8.0, "DRAW_ONE_LATE_WEIGHT": 1.0,
+                   "QUICK_BEST_LATE_WEIGHT": 2.0, "QUICK_BEST_MEMORY_SHARE": 0.25, "DRAW_ONE_MEMORY_SHARE": 0.125,
+                   "QUICK_DRAW_ONE_WEIGHT": 0.0}
+#: the schedule of 10a58ee: before the quick draw-1 search whose win stops the draw-1 proof (draw 3)
+#: and the complete search's own late weight in draw 1 (2026-12-01, README "Performance")
+SCHEDULE_10A58EE = {"QUICK_DRAW_ONE_WEIGHT": 0.0, "DRAW_ONE_LATE_WEIGHT": 8.0, "COMPLETE_LATE_WEIGHT_IN_DRAW_1": 4.0}
 #: solve()'s settings compared by --compare: "before" is the previous release (the best-first search
 #: stops at 50 ms, no draw-1 proof search in draw 3, the complete search auto-plays every safe card, the
 #: quick search runs once); "safe-autoplay" is "once" with the safe cards auto-played
@@ -89,7 +90,7 @@ VARIANTS = {
     "safe-autoplay": {**SCHEDULE_BEFORE, "LOW_AUTOPLAY": False, "QUICK_RESTARTS": False},
     "once": {**SCHEDULE_BEFORE, "QUICK_RESTARTS": False},  # the quick depth-first search runs once, in order
     "schedule-before": SCHEDULE_BEFORE,
-    "no-quick-draw-one": NO_QUICK_DRAW_ONE,
+    "schedule-10a58ee": SCHEDULE_10A58EE,
     "now": {},
     "best-late-4": {**SCHEDULE_BEFORE, "QUICK_BEST_LATE_WEIGHT": 4.0},  # measured, not adopted (README)
     # measured, not adopted (README "Performance": solver restarts)

@@ -52,12 +52,14 @@ COMPLETE_WEIGHT = 1.0
 #: draw-3 one too (draw 1 plays every draw-3 line, see docs/SOLVER.md); it is far cheaper
 DRAW_ONE_WEIGHT = 1.0
 #: after this much time (on solve's clock) the complete searches' weights become COMPLETE_LATE_WEIGHT
-#: and DRAW_ONE_LATE_WEIGHT, and the best-first one's QUICK_BEST_LATE_WEIGHT (0: it stops): the quick
+#: (COMPLETE_LATE_WEIGHT_IN_DRAW_1 in draw 1, where it is the only proof) and DRAW_ONE_LATE_WEIGHT,
+#: and the best-first one's QUICK_BEST_LATE_WEIGHT (0: it stops): the quick
 #: searches find the easy wins early; the hard deals are mostly decided by the complete ones, and in
 #: draw 3 the draw-1 proof is the quicker of the two for half the deals lost (README "Performance":
 #: restricted positions and the solver's schedule, measured on the deals bench/solver.py finds slow)
 QUICK_PHASE_S = 0.05
 COMPLETE_LATE_WEIGHT = 4.0
+COMPLETE_LATE_WEIGHT_IN_DRAW_1 = 8.0
 DRAW_ONE_LATE_WEIGHT = 32.0
 #: draw 3 only: the quick depth-first search of the same position in draw 1 (streamlined, restarted),
 #: whose win ends the draw-1 proof: that proof can then prove nothing, and on the deals it would lose
@@ -186,7 +188,8 @@ def solve(
     searches = [[quick, quick.dfs(), QUICK_DFS_WEIGHT, 0.0], [best, best.best_first(), QUICK_BEST_WEIGHT, 0.0],
                 [complete, complete.dfs(), COMPLETE_WEIGHT, 0.0]]
     proofs = {complete}  # the searches whose exhaustion proves the position lost
-    late_weights = [(searches[1], QUICK_BEST_LATE_WEIGHT), (searches[2], COMPLETE_LATE_WEIGHT)]
+    late_weights = [(searches[1], QUICK_BEST_LATE_WEIGHT),
+                    (searches[2], COMPLETE_LATE_WEIGHT if draw != 1 else COMPLETE_LATE_WEIGHT_IN_DRAW_1)]
     if draw != 1 and DRAW_ONE_WEIGHT > 0:
         draw_one = searcher(1, draw_one_share, whole_groups=True, pending=True, low_autoplay=LOW_AUTOPLAY)
         searches.append([draw_one, draw_one.dfs(), DRAW_ONE_WEIGHT, 0.0])

@@ -127,3 +127,18 @@ def test_a_quick_draw_one_win_stops_the_draw_one_proof(monkeypatch):
     without = solved()
     assert without.verdict == "unwinnable" and dropped == []
     assert with_quick.nodes * 2 < without.nodes
+
+
+def test_in_draw_one_the_complete_search_has_its_own_late_weight(monkeypatch):
+    """Draw 1's complete search takes COMPLETE_LATE_WEIGHT_IN_DRAW_1 after the quick phase, not draw 3's weight."""
+    game = Game.from_code("TF1-D1N-TTAULSJ")  # lost: its proof meets about 150,000 positions
+
+    def solved(budget_ms: int):
+        ticks = itertools.count(0.0, 0.001)
+        return solve(game, budget_ms=budget_ms, clock=lambda: next(ticks))
+
+    monkeypatch.setattr(solver, "COMPLETE_LATE_WEIGHT", 0.0)  # would stop it in draw 3
+    assert solved(600_000).verdict == "unwinnable"
+    monkeypatch.setattr(solver, "COMPLETE_LATE_WEIGHT_IN_DRAW_1", 0.0)
+    solution = solved(300)
+    assert (solution.verdict, solution.reason) == ("unknown", "time")
