@@ -98,6 +98,8 @@ VARIANTS = {
     "restart-8192": {**SCHEDULE_BEFORE, "RESTART_UNIT": 8192},
     "quick-dfs-2": {**SCHEDULE_BEFORE, "QUICK_DFS_WEIGHT": 2.0},
     "core": {},  # "now" with the C core given by --core (e.g. another checkout's build)
+    # with --core <10a58ee's build>: that release as it was (its core and its schedule)
+    "core-schedule-10a58ee": SCHEDULE_10A58EE,
 }
 
 
@@ -116,7 +118,7 @@ def compare(draw: int, deals: int, seed: int, cap_s: float, names: list[str], ro
     Prints per variant and round the share decided within 0.1 s and 1 s, the median and p99
     time, the ratio of the summed times to the first variant's in the same round, and the most
     bytes of tables a solve held (the largest, and the sum's ratio to the first variant's).
-    ``core``: the C core of the variant "core" (see load_core). ``given``: these deals (those
+    ``core``: the C core of the variants named "core…" (see load_core). ``given``: these deals (those
     of this draw mode) in every round instead of fresh ones.
     """
     own_core = service.solver.fast._csearch
@@ -137,7 +139,7 @@ def compare(draw: int, deals: int, seed: int, cap_s: float, names: list[str], ro
             for name in order:
                 for key, value in {**defaults, **settings[name]}.items():
                     setattr(service.solver, key, value)
-                service.solver.fast._csearch = core if name == "core" else own_core
+                service.solver.fast._csearch = core if name.startswith("core") else own_core
                 solution = solve(Game.from_code(code), budget_ms=int(cap_s * 1000), clock=time.process_time)
                 known = solution.verdict != "unknown"
                 times[name].append(solution.ms / 1000.0 if known else cap_s)
@@ -220,8 +222,8 @@ def main(argv=None) -> None:
     if args.codes and not args.compare:
         parser.error("--codes goes with --compare")
     if args.compare:
-        if "core" in args.compare and not args.core:
-            parser.error("the variant 'core' needs --core PATH")
+        if any(name.startswith("core") for name in args.compare) and not args.core:
+            parser.error("the variants 'core…' need --core PATH")
         core = load_core(args.core) if args.core else None
         # A line's first game code: a list of codes, or the lines of --verbose.
         given = [GameCode.parse(next(word for word in line.split() if word.startswith("TF1-")))
