@@ -77,10 +77,12 @@ def run(draw: int, deals: int, seed: int, cap_s: float, verbose: bool, clock=tim
 #: their figures stay reproducible
 SCHEDULE_BEFORE = {"COMPLETE_LATE_WEIGHT": 8.0, "COMPLETE_LATE_WEIGHT_IN_DRAW_1": 8.0, "DRAW_ONE_LATE_WEIGHT": 1.0,
                    "QUICK_BEST_LATE_WEIGHT": 2.0, "QUICK_BEST_MEMORY_SHARE": 0.25, "DRAW_ONE_MEMORY_SHARE": 0.125,
-                   "QUICK_DRAW_ONE_WEIGHT": 0.0}
-#: the schedule of 10a58ee: before the quick draw-1 search whose win stops the draw-1 proof (draw 3)
-#: and the complete search's own late weight in draw 1 (2026-12-01, README "Performance")
-SCHEDULE_10A58EE = {"QUICK_DRAW_ONE_WEIGHT": 0.0, "DRAW_ONE_LATE_WEIGHT": 8.0, "COMPLETE_LATE_WEIGHT_IN_DRAW_1": 4.0}
+                   "QUICK_DRAW_ONE_WEIGHT": 0.0, "QUICK_PHASE_S": 0.05}
+#: the schedule of 10a58ee: before the quick draw-1 search whose win stops the draw-1 proof (draw 3),
+#: the complete search's own late weight in draw 1 and the 20 ms quick phase (2026-12-01, README
+#: "Performance")
+SCHEDULE_10A58EE = {"QUICK_DRAW_ONE_WEIGHT": 0.0, "DRAW_ONE_LATE_WEIGHT": 8.0, "COMPLETE_LATE_WEIGHT_IN_DRAW_1": 4.0,
+                    "QUICK_PHASE_S": 0.05}
 #: solve()'s settings compared by --compare: "before" is the previous release (the best-first search
 #: stops at 50 ms, no draw-1 proof search in draw 3, the complete search auto-plays every safe card, the
 #: quick search runs once); "safe-autoplay" is "once" with the safe cards auto-played
