@@ -69,7 +69,8 @@ typedef struct {
     uint8_t code_bits[7];
     uint32_t code[7];
     /* Bit k: the root's k-th talon card is still in the talon, which only loses cards and keeps
-     * their order (talon_remove clears it): make_key's talon part. */
+     * their order (talon_remove clears it): make_key's talon part, and where a card lies in the
+     * talon (talon_index). */
     uint32_t talon_bits;
 } State;
 
@@ -715,8 +716,6 @@ static inline int group_bits(const uint8_t *col, int from, int n, uint32_t *bits
     return 1;
 }
 
-/* The key of st (see Key); root: the search's root position, talon_at[card]: the card's index in
- * the root's talon.  Returns 0 when st is not reachable from root (cannot happen; checked). */
 /* Column c's part of make_key: its bits (*nbits of them), or a king column's (length - 1) | its group's
  * bits << 4 with *nbits 0.  Returns 0 when the column is not one the search can reach from root. */
 static int column_code(const State *st, const State *root, int c, uint32_t *code, uint8_t *nbits)
@@ -933,7 +932,7 @@ typedef struct {
     MoveVec rec;   /* the path: concatenation of every frame's record */
     Table table;
     State root;
-    uint8_t talon_at[52]; /* each card's index in the root's talon (255: not in it), for talon_bits_of */
+    uint8_t talon_at[52]; /* each card's index in the root's talon (255: not in it): talon_index */
     /* best-first only */
     BNode *bnodes;
     size_t nb, bcap;
@@ -1003,8 +1002,8 @@ static int push_frame(SearchObject *self, const State *st, size_t rec_start)
     Frame *f = &self->frames[self->nframes++];
     f->st = *st;
     f->moves_start = self->moves.n;
-    f->nmoves = gen_moves(st, self->talon_at, self->draw, self->streamline, self->whole_groups, pend_kinds(self), self->shuffle,
-                          self->moves.v + self->moves.n);
+    f->nmoves = gen_moves(st, self->talon_at, self->draw, self->streamline, self->whole_groups,
+                          pend_kinds(self), self->shuffle, self->moves.v + self->moves.n);
     self->moves.n += (size_t)f->nmoves;
     f->next = 0;
     f->rec_start = rec_start;
@@ -1396,7 +1395,8 @@ static int best_first_path(SearchObject *self, int32_t node, Move last)
         ok = mv_reserve(&self->rec, 1);
         if (ok) {
             self->rec.v[self->rec.n++] = chain[j];
-            ok = apply(&st, chain[j]) && autoplay(&st, self->talon_at, self->draw, self->streamline, &self->rec);
+            ok = apply(&st, chain[j])
+                 && autoplay(&st, self->talon_at, self->draw, self->streamline, &self->rec);
         }
     }
     free(chain);
@@ -1423,8 +1423,8 @@ static PyObject *best_first_step(SearchObject *self, long long limit)
             self->current = (int32_t)top.node;
             unpack(self->bnodes[top.node].packed, &self->current_st);
             self->current_st.talon_bits = talon_bits_of(self, &self->current_st);
-            self->current_n = gen_moves(&self->current_st, self->talon_at, self->draw, self->streamline, self->whole_groups,
-                                        pend_kinds(self), self->shuffle, self->current_moves);
+            self->current_n = gen_moves(&self->current_st, self->talon_at, self->draw, self->streamline,
+                                        self->whole_groups, pend_kinds(self), self->shuffle, self->current_moves);
             self->current_next = 0;
         }
         if (self->current_next >= self->current_n) {
