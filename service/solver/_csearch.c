@@ -210,6 +210,37 @@ static inline int talon_index(const State *st, const uint8_t *talon_at, int card
     return bit_count(st->talon_bits & ((1u << at) - 1));
 }
 
+/* Column c is about to gain cards that fit its last card (a king: c is empty): its run goes on. */
+static inline void column_grows(State *st, int c)
+{
+    if (!st->len[c])
+        st->run[c] = 0;
+    st->coded &= (uint8_t)~(1u << c);
+}
+
+/* Column c has lost cards from its top. */
+static inline void column_shrank(State *st, int c)
+{
+    int len = st->len[c];
+    if (st->run[c] >= len)
+        st->run[c] = (uint8_t)run_start(st->cols[c], len);
+    st->coded &= (uint8_t)~(1u << c);
+    if (st->untouched[c] > len)
+        st->untouched[c] = (uint8_t)len;
+}
+
+/* The bookkeeping of a position made from its cards alone (a root, or an unpacked best-first
+ * position): each run's start, no key part yet, the talon's bits (talon_at: see SearchObject). */
+static void derive_bookkeeping(State *st, const uint8_t *talon_at)
+{
+    for (int c = 0; c < 7; c++)
+        st->run[c] = (uint8_t)run_start(st->cols[c], st->len[c]);
+    st->coded = 0;
+    st->talon_bits = 0;
+    for (int i = 0; i < st->ntalon; i++)
+        st->talon_bits |= 1u << talon_at[st->talon[i]];
+}
+
 /* Returns 0 when a column would overflow (cannot happen with 52 cards; checked anyway). */
 static int apply(State *st, Move m)
 {
@@ -220,36 +251,25 @@ static int apply(State *st, Move m)
         if (st->len[dst] + n > MAXCOL)
             return 0;
         memcpy(st->cols[dst] + st->len[dst], st->cols[src] + i, (size_t)n);
-        if (!st->len[dst])
-            st->run[dst] = 0;
+        column_grows(st, dst);
         st->len[dst] += n;
         st->len[src] = (uint8_t)i;
-        if (st->run[src] >= i)
-            st->run[src] = (uint8_t)run_start(st->cols[src], i);
-        st->coded &= (uint8_t)~(1u << src | 1u << dst);
-        if (st->untouched[src] > i)
-            st->untouched[src] = (uint8_t)i;
+        column_shrank(st, src);
         return 1;
     }
     case CF: {
         int src = m.a;
         int card = st->cols[src][--st->len[src]];
         st->found[SUIT[card]]++;
-        if (st->run[src] >= st->len[src])
-            st->run[src] = (uint8_t)run_start(st->cols[src], st->len[src]);
-        st->coded &= (uint8_t)~(1u << src);
-        if (st->untouched[src] > st->len[src])
-            st->untouched[src] = st->len[src];
+        column_shrank(st, src);
         return 1;
     }
     case TC: {
         int i = m.a, dst = m.b;
         if (st->len[dst] + 1 > MAXCOL)
             return 0;
-        if (!st->len[dst])
-            st->run[dst] = 0;
+        column_grows(st, dst);
         st->cols[dst][st->len[dst]++] = st->talon[i];
-        st->coded &= (uint8_t)~(1u << dst);
         talon_remove(st, i);
         return 1;
     }
@@ -263,11 +283,9 @@ static int apply(State *st, Move m)
         int s = m.a, dst = m.b;
         if (st->len[dst] + 1 > MAXCOL)
             return 0;
-        if (!st->len[dst])
-            st->run[dst] = 0;
+        column_grows(st, dst);
         st->cols[dst][st->len[dst]++] = (uint8_t)(s * 13 + st->found[s] - 1);
         st->found[s]--;
-        st->coded &= (uint8_t)~(1u << dst);
         return 1;
     }
     }
@@ -1115,14 +1133,11 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
     }
     st.pend = st.pend2 = NO_PEND;
     memcpy(st.untouched, st.len, sizeof st.untouched);
-    for (int c = 0; c < 7; c++)
-        st.run[c] = (uint8_t)run_start(st.cols[c], st.len[c]);
-    st.coded = 0;
-    st.talon_bits = (uint32_t)((1ull << st.ntalon) - 1);
-    self->root = st;
     memset(self->talon_at, 255, sizeof self->talon_at);
     for (int i = 0; i < st.ntalon; i++)
         self->talon_at[st.talon[i]] = (uint8_t)i;
+    derive_bookkeeping(&st, self->talon_at);
+    self->root = st;
     self->pending = pending;
     self->max_bytes = max_bytes;
     self->draw = draw;
@@ -1156,13 +1171,15 @@ enum { FRESH_ERROR = -2 };
  * -1 out of memory, FRESH_ERROR with an exception set.  A restricted position (a free card pending,
  * rule 7) is neither looked up nor recorded: a lookup pruned about one in a hundred of them, for a
  * key and a probe on each (most positions of a draw-1 proof), and recorded, it would hide the same
- * position met without the restriction. */
-static int fresh_child(SearchObject *self, State *child)
+ * position met without the restriction.  made: the child's key when already made, else NULL. */
+static int fresh_child(SearchObject *self, State *child, const Key *made)
 {
     if (child->pend != NO_PEND)
         return 1;
     Key key;
-    if (!make_key(child, &self->root, &key)) {
+    if (made)
+        key = *made;
+    else if (!make_key(child, &self->root, &key)) {
         unreachable();
         return FRESH_ERROR;
     }
@@ -1240,15 +1257,6 @@ static void set_pending(const SearchObject *self, State *child, Move m)
 
 /* -- best-first (search.py: Searcher.best_first) ----------------------------- */
 
-/* The talon_bits of st, a position unpacked (packed positions leave them out). */
-static uint32_t talon_bits_of(const SearchObject *self, const State *st)
-{
-    uint32_t bits = 0;
-    for (int i = 0; i < st->ntalon; i++)
-        bits |= 1u << self->talon_at[st->talon[i]];
-    return bits;
-}
-
 static void pack(const State *st, uint8_t *out)
 {
     int n = 0;
@@ -1267,7 +1275,7 @@ static void pack(const State *st, uint8_t *out)
     out[n] = st->pend2;
 }
 
-static void unpack(const uint8_t *in, State *st)
+static void unpack(const uint8_t *in, State *st, const uint8_t *talon_at)
 {
     int n = 0;
     for (int c = 0; c < 7; c++) {
@@ -1284,9 +1292,7 @@ static void unpack(const uint8_t *in, State *st)
     st->pend = in[n++];
     st->pend2 = in[n];
     memset(st->untouched, 0, sizeof st->untouched);
-    for (int c = 0; c < 7; c++)
-        st->run[c] = (uint8_t)run_start(st->cols[c], st->len[c]);
-    st->coded = 0;
+    derive_bookkeeping(st, talon_at);
 }
 
 /* search.py: Searcher.column_score (how well ordered a column is). */
@@ -1421,8 +1427,7 @@ static PyObject *best_first_step(SearchObject *self, long long limit)
                 break;
             HeapItem top = heap_pop(self);
             self->current = (int32_t)top.node;
-            unpack(self->bnodes[top.node].packed, &self->current_st);
-            self->current_st.talon_bits = talon_bits_of(self, &self->current_st);
+            unpack(self->bnodes[top.node].packed, &self->current_st, self->talon_at);
             self->current_n = gen_moves(&self->current_st, self->talon_at, self->draw, self->streamline,
                                         self->whole_groups, pend_kinds(self), self->shuffle, self->current_moves);
             self->current_next = 0;
@@ -1449,7 +1454,7 @@ static PyObject *best_first_step(SearchObject *self, long long limit)
             self->status = WON;
             return PyLong_FromLong(WON);
         }
-        int fresh = fresh_child(self, &child);
+        int fresh = fresh_child(self, &child, NULL);
         if (fresh < 0)
             return fresh == FRESH_ERROR ? NULL : PyErr_NoMemory();
         if (!fresh)
@@ -1522,9 +1527,7 @@ static PyObject *Search_step(SearchObject *self, PyObject *arg)
             self->status = WON;
             return PyLong_FromLong(WON);
         }
-        int fresh = keyed && self->rec.n == before_autoplay
-                        ? table_visit(&self->table, &key, talon_phase(&child, self->draw), self->draw)
-                        : fresh_child(self, &child);
+        int fresh = fresh_child(self, &child, keyed && self->rec.n == before_autoplay ? &key : NULL);
         if (fresh < 0)
             return fresh == FRESH_ERROR ? NULL : PyErr_NoMemory();
         if (!fresh) {
