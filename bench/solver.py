@@ -101,6 +101,9 @@ VARIANTS = {
     "restart-2048": {**SCHEDULE_BEFORE, "RESTART_UNIT": 2048},
     "restart-8192": {**SCHEDULE_BEFORE, "RESTART_UNIT": 8192},
     "quick-dfs-2": {**SCHEDULE_BEFORE, "QUICK_DFS_WEIGHT": 2.0},
+    # the schedule of 11ee3dc: the draw-1 proof's late weight 32 instead of 64 (README "Performance":
+    # machines differ)
+    "schedule-11ee3dc": {"DRAW_ONE_LATE_WEIGHT": 32.0},
     "core": {},  # "now" with the C core given by --core (e.g. another checkout's build)
     # with --core <10a58ee's build>: that release as it was (its core and its schedule)
     "core-schedule-10a58ee": SCHEDULE_10A58EE,

@@ -57,11 +57,13 @@ DRAW_ONE_WEIGHT = 1.0
 #: searches find the easy wins early; the hard deals are mostly decided by the complete ones, and in
 #: draw 3 the draw-1 proof is the quicker of the two for half the deals lost (README "Performance":
 #: restricted positions and the solver's schedule, measured on the deals bench/solver.py finds slow;
-#: 20 ms rather than 50: total time x0.97-0.99, as many deals decided within 0.1 s or more)
+#: 20 ms rather than 50: total time x0.97-0.99, as many deals decided within 0.1 s or more).
+#: DRAW_ONE_LATE_WEIGHT 64 rather than 32: 0 to 3 more draw-3 deals in 1,000 decided within 1 s in
+#: four runs on two machines, the most on the slower one (README "Performance": machines differ)
 QUICK_PHASE_S = 0.02
 COMPLETE_LATE_WEIGHT = 4.0
 COMPLETE_LATE_WEIGHT_IN_DRAW_1 = 8.0
-DRAW_ONE_LATE_WEIGHT = 32.0
+DRAW_ONE_LATE_WEIGHT = 64.0
 #: draw 3 only: the quick depth-first search of the same position in draw 1 (streamlined, restarted),
 #: whose win ends the draw-1 proof: that proof can then prove nothing, and on the deals it would lose
 #: it gets nearly all the time (DRAW_ONE_LATE_WEIGHT) instead of sharing it with the draw-3 searches.

@@ -120,7 +120,7 @@ def test_a_quick_draw_one_win_stops_the_draw_one_proof(monkeypatch):
 
     with_quick = solved()
     assert with_quick.verdict == "unwinnable"
-    assert len(dropped) == 1 and dropped[0] < 1_000_000
+    assert len(dropped) == 1 and dropped[0] < 2_000_000  # alone it meets over 10 M before its own win
     # Without the quick draw-1 search the proof runs on until the draw-3 proof decides.
     monkeypatch.setattr(solver, "QUICK_DRAW_ONE_WEIGHT", 0.0)
     dropped.clear()
