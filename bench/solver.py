@@ -8,7 +8,7 @@
 
 One core, deals drawn from a fixed seed; times are CPU seconds of this process (``--wall`` for
 wall time), so that a busy machine does not skew the figures.  They still depend on the machine
-(the same code ran 1.5-2x slower on some machines here than on others), so the run first prints
+(the same code ran 1.4-2.3x slower on some machines here than on others), so the run first prints
 the CPU time of one fixed proof (``REFERENCE_CODE``) to compare machines by.  For each draw mode
 it prints the share decided within 0.1 s, 1 s and the cap, the median and 99th percentile time
 (undecided deals count as the cap), and the winnable share.  Targets: >= 99 % (draw 1) and
@@ -125,8 +125,8 @@ def compare(draw: int, deals: int, seed: int, cap_s: float, names: list[str], ro
     Prints per variant and round the share decided within 0.1 s and 1 s, the median and p99
     time, the ratio of the summed times to the first variant's in the same round (over all the
     deals, and over the slow ones: those every variant decided and the first took over 0.1 s
-    for), and the most
-    bytes of tables a solve held (the largest, and the sum's ratio to the first variant's).
+    for), and the most bytes of tables a solve held (the largest, and the sum's ratio to the
+    first variant's).
     ``core``: the C core of the variants named "core…" (see load_core). ``given``: these deals (those
     of this draw mode) in every round instead of fresh ones.
     """
@@ -182,7 +182,7 @@ REFERENCE_CODE = "TF1-D1N-CPHQPJQ"
 
 
 def reference_speed(repeats: int = 3) -> str:
-    """The least CPU time of the C core's proof of REFERENCE_CODE: the same code is 1.5-2x slower on some machines."""
+    """The least CPU time of the C core's proof of REFERENCE_CODE, to compare machines by (see the module)."""
     game = Game.from_code(REFERENCE_CODE)
     talon = list(game.waste) + list(reversed(game.stock))
     best, nodes = float("inf"), 0

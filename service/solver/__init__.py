@@ -59,7 +59,7 @@ DRAW_ONE_WEIGHT = 1.0
 #: restricted positions and the solver's schedule, measured on the deals bench/solver.py finds slow;
 #: 20 ms rather than 50: total time x0.97-0.99, as many deals decided within 0.1 s or more).
 #: DRAW_ONE_LATE_WEIGHT 64 rather than 32: 0 to 3 more draw-3 deals in 1,000 decided within 1 s in
-#: four runs on two machines, the most on the slower one (README "Performance": machines differ)
+#: five runs on two machines, the most on the slower one (README "Performance": machines differ)
 QUICK_PHASE_S = 0.02
 COMPLETE_LATE_WEIGHT = 4.0
 COMPLETE_LATE_WEIGHT_IN_DRAW_1 = 8.0
