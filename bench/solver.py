@@ -184,12 +184,10 @@ REFERENCE_CODE = "TF1-D1N-CPHQPJQ"
 def reference_speed(repeats: int = 3) -> str:
     """The least CPU time of the C core's proof of REFERENCE_CODE, to compare machines by (see the module)."""
     game = Game.from_code(REFERENCE_CODE)
-    talon = list(game.waste) + list(reversed(game.stock))
     best, nodes = float("inf"), 0
     for _ in range(repeats):
-        searcher = service.solver.fast.CSearcher(game.tableau, game.foundations, talon, len(game.waste), 1,
-                                                 whole_groups=True, pending=True,
-                                                 low_autoplay=service.solver.LOW_AUTOPLAY)
+        searcher = service.solver.fast.CSearcher.from_game(game, whole_groups=True, pending=True,
+                                                           low_autoplay=service.solver.LOW_AUTOPLAY)
         start = time.process_time()
         for _ in searcher.dfs():
             pass

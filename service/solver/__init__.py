@@ -142,9 +142,7 @@ def solve(
     if game.won:
         return Solution(WINNABLE, (), 0, _ms(start, clock))
     draw = game.code.draw
-    talon = list(game.waste) + list(reversed(game.stock))
     deadline = start + budget_ms / 1000.0
-    cols, found, waste = game.tableau, game.foundations, len(game.waste)
     # The searches share the time, each getting its weight's share of the CPU
     # time spent so far (they advance in slices of a few milliseconds; after
     # QUICK_PHASE_S the complete searches get most of it, in draw 3 the draw-1
@@ -168,12 +166,12 @@ def solve(
         return None if memory_bytes is None else max(1, int(memory_bytes * fraction))
 
     def searcher(search_draw: int, share: float, run_nodes: int | None = None, **options):
-        return search_class(cols, found, talon, waste, search_draw,
-                            max_nodes=max_nodes if run_nodes is None else run_nodes,
-                            max_bytes=memory_share(share), **options)
+        return search_class.from_game(game, search_draw, max_nodes=max_nodes if run_nodes is None else run_nodes,
+                                      max_bytes=memory_share(share), **options)
 
-    draw_one_share = DRAW_ONE_MEMORY_SHARE if draw != 1 else 0.0
-    quick_draw_one = draw != 1 and DRAW_ONE_WEIGHT > 0 and QUICK_DRAW_ONE_WEIGHT > 0
+    draw_one_proof = draw != 1 and DRAW_ONE_WEIGHT > 0
+    draw_one_share = DRAW_ONE_MEMORY_SHARE if draw_one_proof else 0.0
+    quick_draw_one = draw_one_proof and QUICK_DRAW_ONE_WEIGHT > 0
     quick_draw_one_share = QUICK_DRAW_ONE_MEMORY_SHARE if quick_draw_one else 0.0
 
     def restarted(search_draw: int, share: float):
@@ -193,7 +191,7 @@ def solve(
     proofs = {complete}  # the searches whose exhaustion proves the position lost
     late_weights = [(searches[1], QUICK_BEST_LATE_WEIGHT),
                     (searches[2], COMPLETE_LATE_WEIGHT if draw != 1 else COMPLETE_LATE_WEIGHT_IN_DRAW_1)]
-    if draw != 1 and DRAW_ONE_WEIGHT > 0:
+    if draw_one_proof:
         draw_one = searcher(1, draw_one_share, whole_groups=True, pending=True, low_autoplay=LOW_AUTOPLAY)
         searches.append([draw_one, draw_one.dfs(), DRAW_ONE_WEIGHT, 0.0])
         late_weights.append((searches[-1], DRAW_ONE_LATE_WEIGHT))
@@ -279,8 +277,7 @@ def best_guess(game: Game, max_nodes: int = GUESS_NODES) -> Action | None:
     if game.won:
         return None
     draw = game.code.draw
-    talon = list(game.waste) + list(reversed(game.stock))
-    searcher = Searcher(game.tableau, game.foundations, talon, len(game.waste), draw, whole_groups=True)
+    searcher = Searcher.from_game(game, whole_groups=True)
     record: list = []
     root = searcher.autoplay(searcher.root, record)
     if record:

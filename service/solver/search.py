@@ -336,6 +336,17 @@ class Budget(Exception):
 class Searcher:
     """One search from one position; :meth:`run` returns the winning move path or None."""
 
+    @classmethod
+    def from_game(cls, game, draw: int | None = None, **options):
+        """A search from ``game``'s current position, in ``draw`` (by default the game's own mode).
+
+        The talon is the waste from its bottom then the stock from its top, the order the cards
+        come out in after a recycle; ``p``, where the stock starts, is the waste's length.
+        """
+        talon = list(game.waste) + list(reversed(game.stock))
+        return cls(game.tableau, game.foundations, talon, len(game.waste),
+                   game.code.draw if draw is None else draw, **options)
+
     def __init__(
         self, cols, found, talon, p, draw, *, deadline: float = float("inf"), max_nodes: int | None = None,
         max_bytes: int | None = None, streamline: bool = False, prune: bool = False, whole_groups: bool = False,
