@@ -74,15 +74,15 @@ def run(draw: int, deals: int, seed: int, cap_s: float, verbose: bool, clock=tim
     }
 
 
-#: solve()'s late weights and memory shares before the schedule of 2026-12-01 (README "Performance":
+#: solve()'s late weights and memory shares before the schedule of 2026-12-01 (docs/PERFORMANCE.md:
 #: restricted positions and the solver's schedule); the variants measured before it keep them, so that
 #: their figures stay reproducible
 SCHEDULE_BEFORE = {"COMPLETE_LATE_WEIGHT": 8.0, "COMPLETE_LATE_WEIGHT_IN_DRAW_1": 8.0, "DRAW_ONE_LATE_WEIGHT": 1.0,
                    "QUICK_BEST_LATE_WEIGHT": 2.0, "QUICK_BEST_MEMORY_SHARE": 0.25, "DRAW_ONE_MEMORY_SHARE": 0.125,
                    "QUICK_DRAW_ONE_WEIGHT": 0.0, "QUICK_PHASE_S": 0.05}
 #: the schedule of 10a58ee: before the quick draw-1 search whose win stops the draw-1 proof (draw 3),
-#: the complete search's own late weight in draw 1 and the 20 ms quick phase (2026-12-01, README
-#: "Performance")
+#: the complete search's own late weight in draw 1 and the 20 ms quick phase (2026-12-01,
+#: docs/PERFORMANCE.md)
 SCHEDULE_10A58EE = {"QUICK_DRAW_ONE_WEIGHT": 0.0, "DRAW_ONE_LATE_WEIGHT": 8.0, "COMPLETE_LATE_WEIGHT_IN_DRAW_1": 4.0,
                     "QUICK_PHASE_S": 0.05}
 #: solve()'s settings compared by --compare: "before" is the previous release (the best-first search
@@ -96,12 +96,12 @@ VARIANTS = {
     "schedule-before": SCHEDULE_BEFORE,
     "schedule-10a58ee": SCHEDULE_10A58EE,
     "now": {},
-    "best-late-4": {**SCHEDULE_BEFORE, "QUICK_BEST_LATE_WEIGHT": 4.0},  # measured, not adopted (README)
-    # measured, not adopted (README "Performance": solver restarts)
+    "best-late-4": {**SCHEDULE_BEFORE, "QUICK_BEST_LATE_WEIGHT": 4.0},  # measured, not adopted (docs/PERFORMANCE.md)
+    # measured, not adopted (docs/PERFORMANCE.md: solver restarts)
     "restart-2048": {**SCHEDULE_BEFORE, "RESTART_UNIT": 2048},
     "restart-8192": {**SCHEDULE_BEFORE, "RESTART_UNIT": 8192},
     "quick-dfs-2": {**SCHEDULE_BEFORE, "QUICK_DFS_WEIGHT": 2.0},
-    # the schedule of 11ee3dc: the draw-1 proof's late weight 32 instead of 64 (README "Performance":
+    # the schedule of 11ee3dc: the draw-1 proof's late weight 32 instead of 64 (docs/PERFORMANCE.md:
     # machines differ)
     "schedule-11ee3dc": {"DRAW_ONE_LATE_WEIGHT": 32.0},
     "core": {},  # "now" with the C core given by --core (e.g. another checkout's build)

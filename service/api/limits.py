@@ -24,7 +24,7 @@ Every window is a fixed window (limits' ``FixedWindowRateLimiter``).
 Why not Flask-Limiter: it resolved every request's limits through its generic machinery
 (decorated, blueprint, default, application and meta limits, exemption scopes), which
 measured 37 % of the CPU of a leaderboard's 304; the three limits here are known
-when the app is built (README "Performance").
+when the app is built (docs/PERFORMANCE.md).
 
 Bodies are capped at ``MAX_CONTENT_LENGTH`` (413) with or without Content-Length.
 

@@ -55,11 +55,11 @@ DRAW_ONE_WEIGHT = 1.0
 #: (COMPLETE_LATE_WEIGHT_IN_DRAW_1 in draw 1, where it is the only proof) and DRAW_ONE_LATE_WEIGHT,
 #: and the best-first one's QUICK_BEST_LATE_WEIGHT (0: it stops): the quick
 #: searches find the easy wins early; the hard deals are mostly decided by the complete ones, and in
-#: draw 3 the draw-1 proof is the quicker of the two for half the deals lost (README "Performance":
+#: draw 3 the draw-1 proof is the quicker of the two for half the deals lost (docs/PERFORMANCE.md:
 #: restricted positions and the solver's schedule, measured on the deals bench/solver.py finds slow;
 #: 20 ms rather than 50: total time x0.97-0.99, as many deals decided within 0.1 s or more).
 #: DRAW_ONE_LATE_WEIGHT 64 rather than 32: 0 to 3 more draw-3 deals in 1,000 decided within 1 s in
-#: five runs on two machines, the most on the slower one (README "Performance": machines differ)
+#: five runs on two machines, the most on the slower one (docs/PERFORMANCE.md: machines differ)
 QUICK_PHASE_S = 0.02
 COMPLETE_LATE_WEIGHT = 4.0
 COMPLETE_LATE_WEIGHT_IN_DRAW_1 = 8.0
@@ -67,18 +67,18 @@ DRAW_ONE_LATE_WEIGHT = 64.0
 #: draw 3 only: the quick depth-first search of the same position in draw 1 (streamlined, restarted),
 #: whose win ends the draw-1 proof: that proof can then prove nothing, and on the deals it would lose
 #: it gets nearly all the time (DRAW_ONE_LATE_WEIGHT) instead of sharing it with the draw-3 searches.
-#: The quick one wins within 50 ms (alone) most draw-1 wins that take the proof 0.3-3 s (0: not run; README
-#: "Performance": the draw-1 win that stops the draw-1 proof)
+#: The quick one wins within 50 ms (alone) most draw-1 wins that take the proof 0.3-3 s (0: not run;
+#: docs/PERFORMANCE.md: the draw-1 win that stops the draw-1 proof)
 QUICK_DRAW_ONE_WEIGHT = 2.0
 QUICK_DRAW_ONE_LATE_WEIGHT = 4.0
 QUICK_BEST_LATE_WEIGHT = 0.0
 #: the complete searches auto-play only aces, twos and the cards nothing in play can need
 #: (search.low_card): docs/SOLVER.md proves them complete that way (measured cost:
-#: bench/solver.py --compare, README "Performance")
+#: bench/solver.py --compare, docs/PERFORMANCE.md)
 LOW_AUTOPLAY = True
 #: the quick depth-first search restarts with the moves in another order (_Restarts): its n-th run
 #: meets at most RESTART_UNIT × Luby(n) positions (2,048 and 8,192 were not better beyond noise on
-#: the deals bench/solver.py finds slow; README "Performance")
+#: the deals bench/solver.py finds slow; docs/PERFORMANCE.md)
 QUICK_RESTARTS = True
 RESTART_UNIT = 4096
 #: shares of the memory budget: the complete search(es) get the rest (the best-first search runs
