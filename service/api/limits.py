@@ -260,10 +260,16 @@ def _cap_streamed_body() -> None:
     ``wsgi.input_terminated``) at the limit, but one ``read()`` then returns the first
     MAX_CONTENT_LENGTH bytes without complaint: a truncated body, answered as malformed
     JSON. Read it here, at most one byte past the limit, and keep it for the view.
+    A transfer coding other than ``chunked`` alone is 400: the body would be read as it came.
     """
     environ = request.environ
-    if "HTTP_TRANSFER_ENCODING" not in environ and environ.get("SERVER_PROTOCOL", "").startswith("HTTP/1."):
+    codings = environ.get("HTTP_TRANSFER_ENCODING")
+    if codings is None and environ.get("SERVER_PROTOCOL", "").startswith("HTTP/1."):
         return  # in HTTP/1.x a body without Transfer-Encoding has a Content-Length, which werkzeug enforces
+    if codings is not None and [c.strip().lower() for c in codings.split(",")] != ["chunked"]:
+        # gunicorn de-chunks and passes the rest through: "gzip, chunked" would reach the parser
+        # as if it were plain JSON. The proxy of the deployment answers 400 for it; so does the app.
+        raise BadRequest(f"Transfer-Encoding {codings!r}: only 'chunked' is supported.")
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     if not limit or request.content_length is not None or "wsgi.input_terminated" not in environ:
         return

@@ -235,6 +235,25 @@ def test_a_malformed_chunked_body_is_400_and_changes_nothing(client):
     assert client.get(f"/v1/games/{game['id']}").get_json()["version"] == 0
 
 
+@pytest.mark.parametrize("codings", ["gzip, chunked", "deflate,chunked", "chunked, chunked", "identity", "x-zip"])
+def test_a_transfer_coding_other_than_chunked_is_400_and_changes_nothing(client, codings):
+    # gunicorn de-chunks the body and passes it on as it came: a gzip body would be parsed as JSON.
+    game, auth = _game(client)
+    response = client.post(f"/v1/games/{game['id']}/draw", input_stream=io.BytesIO(b"{}"),
+                           environ_base={"wsgi.input_terminated": True},
+                           headers={**auth, "Content-Type": "application/json", "Transfer-Encoding": codings})
+    assert response.status_code == 400, response.get_data(as_text=True)
+    assert response.mimetype == "application/problem+json"
+    assert response.get_json()["code"] == "INVALID_REQUEST"
+    assert "only 'chunked'" in str(response.get_json()["errors"])
+    assert client.get(f"/v1/games/{game['id']}").get_json()["version"] == 0
+    # The same request with the coding gunicorn decodes is played.
+    response = client.post(f"/v1/games/{game['id']}/draw", input_stream=io.BytesIO(b"{}"),
+                           environ_base={"wsgi.input_terminated": True},
+                           headers={**auth, "Content-Type": "application/json", "Transfer-Encoding": " Chunked"})
+    assert response.status_code == 200, response.get_data(as_text=True)
+
+
 def test_body_just_under_the_limit_is_read(client):
     game, auth = _game(client)
     body = b'{"from": "t1", "to": "t2", "card": "' + b"x" * (LIMIT_BYTES - 60) + b'"}'
