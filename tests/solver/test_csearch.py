@@ -22,8 +22,7 @@ pytestmark = pytest.mark.skipif(fast.BACKEND != "c", reason="the C core is not b
 
 
 def _outcome(cls, game: Game, **options):
-    talon = list(game.waste) + list(reversed(game.stock))
-    searcher = cls(game.tableau, game.foundations, talon, len(game.waste), game.code.draw, **options)
+    searcher = cls.from_game(game, **options)
     try:
         path = searcher.run()
     except Budget:
@@ -68,8 +67,7 @@ def test_c_search_is_the_python_search(draw):
 
 
 def _best_first_outcome(cls, game: Game, **options):
-    talon = list(game.waste) + list(reversed(game.stock))
-    searcher = cls(game.tableau, game.foundations, talon, len(game.waste), game.code.draw, **options)
+    searcher = cls.from_game(game, **options)
     try:
         path = searcher.drive(searcher.best_first())
     except Budget:

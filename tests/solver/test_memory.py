@@ -18,9 +18,7 @@ BACKENDS = ["python"] + (["c"] if fast.BACKEND == "c" else [])
 
 
 def _searcher(cls, code: str, **options):
-    game = Game.from_code(code)
-    talon = list(game.waste) + list(reversed(game.stock))
-    return cls(game.tableau, game.foundations, talon, len(game.waste), game.code.draw, **options)
+    return cls.from_game(Game.from_code(code), **options)
 
 
 def _run(searcher, kind: str):

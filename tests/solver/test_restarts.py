@@ -12,8 +12,7 @@ from tests.solver.test_solver import replay_wins
 
 
 def _searcher(cls, game: Game, **options):
-    talon = list(game.waste) + list(reversed(game.stock))
-    return cls(game.tableau, game.foundations, talon, len(game.waste), game.code.draw, **options)
+    return cls.from_game(game, **options)
 
 
 def test_luby_sequence():

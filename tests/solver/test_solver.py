@@ -495,9 +495,7 @@ def test_positions_from_random_play(draw):
 
 def _searcher(game: Game, *, fast: bool = False, **options) -> Searcher:
     """The search from ``game``'s position; ``fast``: in the C core when it is built (the same search)."""
-    talon = list(game.waste) + list(reversed(game.stock))
-    cls = CSearcher if fast and BACKEND == "c" else Searcher
-    return cls(game.tableau, game.foundations, talon, len(game.waste), game.code.draw, **options)
+    return (CSearcher if fast and BACKEND == "c" else Searcher).from_game(game, **options)
 
 
 def tight_endgame(rng: random.Random, draw: int) -> Game:
