@@ -11,10 +11,6 @@ from service.solver.search import MEMORY, NODES, SHUFFLE_SPREAD, Budget, Searche
 from tests.solver.test_solver import replay_wins
 
 
-def _searcher(cls, game: Game, **options):
-    return cls.from_game(game, **options)
-
-
 def test_luby_sequence():
     assert [_luby(n) for n in range(1, 32)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8,
                                                1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 16]
@@ -32,9 +28,9 @@ def test_shuffle_noise_spreads_over_its_range_and_depends_on_seed_and_move():
 @pytest.mark.parametrize("code", ["TF1-D1N-XXYBOTH", "TF1-D3N-FQQWSZA"])
 def test_a_shuffled_search_tries_the_moves_in_another_order(code):
     game = Game.from_code(code)
-    plain = _searcher(Searcher, game, streamline=True)
+    plain = Searcher.from_game(game, streamline=True)
     root = plain.autoplay(plain.root, [])
-    orders = [tuple(_searcher(Searcher, game, streamline=True, shuffle=shuffle).moves(root)) for shuffle in range(8)]
+    orders = [tuple(Searcher.from_game(game, streamline=True, shuffle=shuffle).moves(root)) for shuffle in range(8)]
     assert all(sorted(order) == sorted(orders[0]) for order in orders)  # the same moves
     assert len(set(orders)) >= 4  # in other orders
 
@@ -112,9 +108,9 @@ def test_memory_and_the_solves_own_node_budget_stop_the_restarts(stop_at, end):
 def test_restarts_win_deals_where_one_run_in_the_scores_order_is_lost(code, restarted):
     game = Game.from_code(code)
     with pytest.raises(Budget):  # it wins FQQWSZA after 869,099 positions, XXYBOTH not in 3.6 million
-        _searcher(fast.CSearcher, game, streamline=True, max_nodes=400_000).run()
-    restarts = _Restarts(game.code.draw, lambda shuffle, nodes: _searcher(
-        fast.CSearcher, game, streamline=True, max_nodes=nodes, shuffle=shuffle))
+        fast.CSearcher.from_game(game, streamline=True, max_nodes=400_000).run()
+    restarts = _Restarts(game.code.draw, lambda shuffle, nodes: fast.CSearcher.from_game(
+        game, streamline=True, max_nodes=nodes, shuffle=shuffle))
     path = _drive(restarts.dfs())
     assert path is not None and restarts.nodes <= restarted
     assert replay_wins(game, list(solver._actions(path, game.code.draw)))
