@@ -25,6 +25,12 @@ from .rejections import Rejection
 
 UNDO_LIMIT = 100
 STATE_VERSION = 1
+#: The version of the rules this engine plays: raised whenever an accepted action, its outcome,
+#: a rejection (code or params), a deal or the legal actions could change for some game, so that a
+#: client can refuse to judge locally with an older engine (GET /v1/rules answers it as
+#: ``rules_version``; clients/js exports the same constant). tests/engine/rules_fingerprints.json
+#: holds the fingerprint of each version's behaviour (service/vectors.py).
+RULES_VERSION = 1
 
 POINTS_FOUNDATION = 10
 POINTS_WASTE_TO_COLUMN = 5
