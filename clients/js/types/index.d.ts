@@ -1,0 +1,6 @@
+export { CARDS, COLUMNS, Card, FOUNDATIONS, NotationError, Pile, RANKS, SUITS } from "./cards.js";
+export { DEAL_COUNT, DRAW_MODES, GameCode, dealCards, formatDeal, randomDeal, shuffledDeck } from "./deal.js";
+export { ACTION_CODES, PRECEDENCE, RULE_PARAMS, Rejection } from "./rejections.js";
+export { Action, KINDS, formatAction, parseAction } from "./notation.js";
+export { Game, Outcome, RULES_VERSION, RULE_FIELDS, STATE_VERSION, UNDO_LIMIT, replay } from "./game.js";
+export { answerLine, replayResults, MAX_LINE_CHARS } from "./conformance.js";
