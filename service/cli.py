@@ -1,4 +1,4 @@
-"""Flask commands: ``verify``, ``purge``, ``pool`` (and ``solve`` from the solver)."""
+"""Flask commands: ``verify``, ``purge``, ``pool`` (and ``solve`` from the solver, ``vectors``)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from .solver.commands import solve_command
 from .store import GameRecord, end_read, games, pool
 from .store.retention import purge_answers, purge_idle_games
 from .store.verification import describe, verify
+from .vectors import vectors_command
 
 
 def verify_game(row: GameRecord) -> list[str]:
@@ -120,3 +121,4 @@ def register_commands(app) -> None:
     app.cli.add_command(verify_command)
     app.cli.add_command(openapi_yaml_command)
     app.cli.add_command(solve_command)
+    app.cli.add_command(vectors_command)
