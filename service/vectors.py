@@ -5,7 +5,7 @@
 Every line is one JSON object (compact, UTF-8), by ``kind``:
 
 - ``{"kind": "deal", "code", "tableau", "stock"}``: the deal of each of the first 1,000 deal
-  numbers, the stock in full (first card drawn first).
+  numbers (then of the last and of 24 others), the stock in full (first card drawn first).
 - ``{"kind": "game", "code", "actions", "results", "outcomes"}``: a game as notations and, per
   action, exactly what a conformance runner prints (``{"ok": true, "game": …}`` or
   ``{"ok": false, "code", "params"}``) and the accepted action's outcome (the API's ``last``,
@@ -198,8 +198,10 @@ class VectorWriter:
     # -- the whole set -------------------------------------------------------------
 
     def lines(self) -> Iterator[dict]:
-        for deal in range(DEAL_LINES):
+        # the first deal numbers, then the last and a few anywhere (every bit of SplitMix64 at work)
+        for deal in (*range(DEAL_LINES), DEAL_COUNT - 1, *(self.rng.randrange(DEAL_COUNT) for _ in range(24))):
             yield deal_line(deal)
+            self.coverage["deals"] += 1
         for code in (*BAD_CODES, *self._mutated_codes(10)):
             notations = ["draw"] if self.rng.random() < 0.5 else []
             answer = replay_results(code, notations)
