@@ -5,6 +5,8 @@ COPY pyproject.toml README.md ./
 COPY service ./service
 COPY migrations ./migrations
 COPY docs ./docs
+# The JavaScript rules engine's modules, served at /static/engine/ to the play page.
+COPY clients/js/src ./clients/js/src
 COPY gunicorn.conf.py ./
 # gcc builds the solver's C search (without it the solver falls back to pure Python).
 # Editable: create_app finds migrations/ and docs/ beside the package.

@@ -26,7 +26,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 #: Request headers a browser front-end may send, and answer headers it may read.
 CORS_ALLOW_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key",
                       "Accept-Language"]
-CORS_EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "Content-Language", "Idempotent-Replayed",
+CORS_EXPOSE_HEADERS = ["ETag", "Rules-Version", "Location", "Retry-After", "Content-Language", "Idempotent-Replayed",
                        "WWW-Authenticate", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]
 
 _BASE_CSP = {

@@ -221,6 +221,10 @@ ParamNamesByLanguageSchema = Schema.from_dict({lang: fields.Nested(ParamNamesSch
 class RuleCatalogSchema(AnswerSchema):
     # Not "Rules": openapi-python-client names the parsed object after the schema, and a
     # property `rules` would overwrite it.
+    rules_version = fields.Integer(required=True, validate=validate.Range(min=1), metadata={
+        "description": "The version of the rules the server judges by (also the `Rules-Version` header of "
+                       "every game answer). A client engine whose own version is older must not judge "
+                       "locally; the JavaScript package exports its version as `RULES_VERSION`."})
     lang = named("Language", allow_none=True, metadata={"description": "The `lang` asked for, or null."})
     languages = fields.List(named("Language"), required=True)
     rules = fields.List(fields.Nested(RuleSchema), required=True)

@@ -46,6 +46,10 @@ ENUMS: dict[str, dict] = {
 HEADERS: dict[str, dict] = {
     "ETag": {"description": 'The game\'s version as a strong entity tag, e.g. `"12"`.',
              "schema": {"type": "string", "pattern": '^"[0-9]+"$'}},
+    "Rules-Version": {"description": "The version of the rules the server judges by (`rules_version` of "
+                                     "`GET /v1/rules`): a client's engine older than this must not judge "
+                                     "locally (docs/CLIENTS.md).",
+                      "schema": {"type": "string", "pattern": "^[0-9]+$", "examples": ["1"]}},
     "BoardETag": {"description": "An opaque strong entity tag of the board: it changes exactly when a new win "
                                "enters it.", "schema": {"type": "string", "pattern": '^"[0-9a-f]+"$'}},
     "Location": {"description": "The new resource's path.", "schema": {"type": "string"}},

@@ -14,7 +14,7 @@ from . import usecases
 from .answers import GameSchema, HintSchema, HistoryPageSchema, LegalActionsSchema
 from .contract import headers
 from .paging import HISTORY_CURSOR
-from .present import etag, game_json, if_none_match, iso, json_response, not_modified
+from .present import etag, game_headers, game_json, if_none_match, iso, json_response, not_modified
 from .problems import ApiProblem, Blueprint
 from .schemas import EmptyBodySchema, MoveSchema, NewGameSchema, PageQuerySchema, TakeBackSchema, TapSchema
 
@@ -29,7 +29,7 @@ ACTION_HEADERS = ["IfMatch", "IdempotencyKey"]  # components of contract.PARAMET
 @blp.route("")
 class Games(MethodView):
     @blp.arguments(NewGameSchema, required=False)
-    @blp.response(201, "NewGameAnswer", headers=headers("Location", "ETag"))
+    @blp.response(201, "NewGameAnswer", headers=headers("Location", "ETag", "Rules-Version"))
     @blp.doc(operationId="createGame", security=[{}, {"bearer": []}], parameters=["IdempotencyKey"])
     @blp.problem(400, "INVALID_REQUEST: a malformed body or Idempotency-Key (see `errors`).")
     @blp.problem(401, "The Authorization header holds no valid player token.")
@@ -50,8 +50,9 @@ class Games(MethodView):
 
 @blp.route("/<game_id>")
 class GameResource(MethodView):
-    @blp.response(200, GameSchema, headers=headers("ETag"))
-    @blp.alt_response(304, description="If-None-Match named the current version.", headers=headers("ETag"))
+    @blp.response(200, GameSchema, headers=headers("ETag", "Rules-Version"))
+    @blp.alt_response(304, description="If-None-Match named the current version.",
+                      headers=headers("ETag", "Rules-Version"))
     @blp.problem(404, "GAME_NOT_FOUND")
     @blp.doc(operationId="getGame", parameters=["IfNoneMatch"])
     def get(self, game_id):
@@ -62,7 +63,7 @@ class GameResource(MethodView):
         """
         row = usecases.watch_game(game_id)
         if if_none_match(etag(row.version)):
-            return not_modified({"ETag": etag(row.version)})
+            return not_modified(game_headers(row.version))
         return json_response(game_json(row, Game.from_state(row.state)), version=row.version)
 
 
@@ -75,7 +76,8 @@ def _action_route(path: str, operation_id: str, schema, summary: str, descriptio
 
         view.__name__ = build_action.__name__
         view.__doc__ = f"{summary}\n\n{description}"
-        documented = blp.response(200, "ActionAnswer", headers=headers("ETag", "Idempotent-Replayed"))(view)
+        documented = blp.response(200, "ActionAnswer",
+                                  headers=headers("ETag", "Rules-Version", "Idempotent-Replayed"))(view)
         for status in ACTION_ERRORS:
             documented = blp.problem(status, _ERROR_TEXT[status])(documented)
         documented = blp.doc(operationId=operation_id, security=OWNER_ONLY, parameters=ACTION_HEADERS)(documented)
@@ -162,7 +164,7 @@ def tap(args):
 
 @blp.route("/<game_id>/actions")
 @blp.arguments(PageQuerySchema, location="query")
-@blp.response(200, HistoryPageSchema, headers=headers("ETag"))
+@blp.response(200, HistoryPageSchema, headers=headers("ETag", "Rules-Version"))
 @blp.problem(404, "GAME_NOT_FOUND")
 @blp.doc(operationId="listGameActions")
 def history(query, game_id):
@@ -187,7 +189,7 @@ def _history_item(action: ActionRow) -> dict:
 
 
 @blp.route("/<game_id>/legal-moves")
-@blp.response(200, LegalActionsSchema, headers=headers("ETag"))
+@blp.response(200, LegalActionsSchema, headers=headers("ETag", "Rules-Version"))
 @blp.problem(404, "GAME_NOT_FOUND")
 @blp.doc(operationId="listLegalMoves")
 def legal_moves(game_id):

@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from ..store.answers import find_created, stage_created
 from . import jsonin
 from .limits import client_address
+from .present import RULES_HEADER
 from .problems import ApiProblem, problem_response
 
 MAX_KEY_LENGTH = 128
@@ -74,6 +75,9 @@ def replay(status: int, headers: list, raw: bytes) -> Response:
         response.headers.clear()
         for name, value in headers:
             response.headers.add(name, value)
+        if "ETag" in response.headers and "Rules-Version" not in response.headers:
+            # a game's answer stored before games carried their rules' version (kept a day at most)
+            response.headers["Rules-Version"] = RULES_HEADER
     response.headers["Idempotent-Replayed"] = "true"
     return response
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import i18n
 from ..codes import PARAMS, STATUS
+from ..engine import RULES_VERSION
 from ..store import ping
 from .answers import HealthSchema, ReadinessSchema, RuleCatalogSchema, RuleSchema
 from .present import json_response
@@ -33,11 +34,13 @@ def rules(query):
 
     Messages are templates whose `{placeholders}` are the code's `params`; `names` says how
     each language shows the pile, card and rank params in them. With `lang`, one language;
-    without, all five (en, de, da, ro, ja).
+    without, all five (en, de, da, ro, ja). `rules_version` is the version of the rules the
+    server judges by: a client must not judge locally with an older engine.
     """
     lang = query.get("lang")
     languages = [lang] if lang else list(i18n.LANGUAGES)
-    return json_response({"lang": lang, "languages": languages, "rules": [_rule(code, lang) for code in PARAMS],
+    return json_response({"rules_version": RULES_VERSION, "lang": lang, "languages": languages,
+                          "rules": [_rule(code, lang) for code in PARAMS],
                           "names": {language: i18n.names(language) for language in languages}})
 
 

@@ -7,7 +7,7 @@ from datetime import datetime
 from flask import Response, current_app, request
 from flask import json as flask_json
 
-from ..engine import Game
+from ..engine import RULES_VERSION, Game
 from ..store import GameRecord
 from .paging import BOARD_CURSOR, FEED_CURSOR, utc
 
@@ -80,11 +80,19 @@ def etag(version: int) -> str:
     return f'"{version}"'
 
 
+RULES_HEADER = str(RULES_VERSION)
+
+
+def game_headers(version: int) -> dict:
+    """The headers of every answer about one game at one version: its tag and the rules that judged it."""
+    return {"ETag": etag(version), "Rules-Version": RULES_HEADER}
+
+
 def json_response(body: dict, status: int = 200, *, version: int | None = None,
                   headers: dict | None = None) -> Response:
     response = Response(flask_json.dumps(body), status=status, mimetype="application/json")
     if version is not None:
-        response.headers["ETag"] = etag(version)
+        response.headers.update(game_headers(version))
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response

@@ -6,7 +6,8 @@ import pytest
 
 from service import i18n
 from service.codes import PARAMS, STATUS
-from tests.api.helpers import problem
+from service.engine import RULES_VERSION
+from tests.api.helpers import act, problem
 
 
 def test_rules_lists_every_code_in_five_languages(client):
@@ -82,3 +83,28 @@ def test_rules_language_tags_are_read_like_accept_language(client):
     assert client.get("/v1/rules?lang=EN").get_json()["lang"] == "en"
     assert client.get("/v1/rules?lang=de-CH").get_json()["lang"] == "de"
     assert client.get("/v1/rules?lang=fr").status_code == 400
+
+
+def test_rules_state_the_rules_version_that_every_game_answer_carries(client):
+    assert client.get("/v1/rules").get_json()["rules_version"] == RULES_VERSION == 1
+    assert client.get("/v1/rules", query_string={"lang": "ja"}).get_json()["rules_version"] == 1
+    created = client.post("/v1/games", json={"code": "TF1-D1N-AAAAAAB"})
+    game = created.get_json()
+    auth = {"Authorization": f"Bearer {game['token']}"}
+    answers = {
+        "create": created,
+        "read": client.get(f"/v1/games/{game['id']}"),
+        "not modified": client.get(f"/v1/games/{game['id']}", headers={"If-None-Match": '"0"'}),
+        "action": act(client, game, auth, "draw"),
+        "action with a key": client.post(f"/v1/games/{game['id']}/draw",
+                                               headers={**auth, "Idempotency-Key": "k1"}),
+        "history": client.get(f"/v1/games/{game['id']}/actions"),
+        "legal moves": client.get(f"/v1/games/{game['id']}/legal-moves"),
+    }
+    answers["replay"] = client.post(f"/v1/games/{game['id']}/draw", headers={**auth, "Idempotency-Key": "k1"})
+    for name, response in answers.items():
+        assert response.status_code in (200, 201, 304), name
+        assert response.headers["Rules-Version"] == "1", name
+    assert answers["replay"].headers["Idempotent-Replayed"] == "true"
+    assert "Rules-Version" not in client.get("/v1/rules").headers
+    assert "Rules-Version" not in client.post("/v1/players", json={"name": "Ada"}).headers

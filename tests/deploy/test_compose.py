@@ -86,6 +86,7 @@ def test_dockerfile_serves_the_app_factory_with_the_gunicorn_config():
         assert (ROOT / path).exists()
     # The built image must find what create_app needs at run time.
     assert "COPY docs ./docs" in dockerfile
+    assert "COPY clients/js/src ./clients/js/src" in dockerfile  # the engine's modules at /static/engine/
 
 
 def test_gunicorn_config_uses_threads_and_no_control_socket():
