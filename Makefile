@@ -7,6 +7,8 @@ STAMP := $(VENV)/.installed-$(HASH)
 SERVE_STAMP := $(VENV)/.serving-$(HASH)
 # The contract checks' npm tools (Redocly, Spectral, openapi-typescript, tsc), pinned by the lock file.
 NPM_STAMP := contract/node_modules/.installed-$(shell sha1sum contract/package-lock.json | cut -c1-12)
+# The JavaScript engine's dev dependencies (fast-check, typescript), pinned by its own lock file.
+JS_STAMP := clients/js/node_modules/.installed-$(shell sha1sum clients/js/package-lock.json | cut -c1-12)
 AXE := node_modules/axe-core/axe.min.js
 
 .PHONY: serve test lint openapi contract bench clean stack stack-down
@@ -37,9 +39,13 @@ $(AXE): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
+$(JS_STAMP): clients/js/package.json clients/js/package-lock.json
+	cd clients/js && npm ci --no-audit --no-fund --loglevel=error
+	rm -f clients/js/node_modules/.installed-* && touch $@
+
 contract: $(NPM_STAMP)  ## install the contract checks' npm tools (contract/package-lock.json)
 
-test: $(STAMP) $(NPM_STAMP) $(AXE)  ## set up and run the whole suite (SQLite and PostgreSQL, contract checks)
+test: $(STAMP) $(NPM_STAMP) $(JS_STAMP) $(AXE)  ## set up and run the whole suite (SQLite and PostgreSQL, contract checks, the JS engine)
 	$(BIN)/ruff check service tests bench deploy
 	$(BIN)/pytest
 
@@ -72,4 +78,4 @@ bench: $(STAMP)  ## the benchmarks that print ratios (engine, API vs its floor, 
 	$(BIN)/python bench/leaderboard.py --games 100000
 
 clean:
-	rm -rf $(VENV) node_modules instance .pytest_cache .hypothesis contract/node_modules .stack
+	rm -rf $(VENV) node_modules instance .pytest_cache .hypothesis contract/node_modules clients/js/node_modules .stack
