@@ -71,6 +71,7 @@ openapi: $(STAMP)  ## regenerate the checked-in openapi.yaml from the code
 
 bench: $(STAMP)  ## the benchmarks that print ratios (engine, API vs its floor, solver, leaderboards)
 	$(BIN)/python bench/engine.py --quick
+	$(BIN)/python bench/engine_js --quick
 	$(BIN)/python bench/api.py
 	$(BIN)/python bench/api.py --proxy --databases postgresql --quick
 	$(BIN)/python bench/capacity.py

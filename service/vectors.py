@@ -68,6 +68,9 @@ SOLVER_NODES = 200_000
 PROBE_SHARE = 0.3
 LEGAL_SHARE = 0.03
 STATE_SHARE = 0.01
+#: random games played at most after the solver's: a bound for a generator that can no longer
+#: reach a minimum (the command then says which)
+MAX_RANDOM_GAMES = 5_000
 
 PILES = [pile.value for pile in Pile]
 PLAY_SOURCES = [*(pile.value for pile in COLUMNS), Pile.WASTE.value]
@@ -208,9 +211,8 @@ class VectorWriter:
             self.coverage[answer["error"]["code"]] += 1
             yield {"kind": "game", "code": code, "actions": notations, "error": answer["error"]}
         yield from self._won_games()
-        # Random games until every minimum is met; the cap only stops a generator whose
-        # probes can no longer reach something (the command then reports it).
-        for _ in range(5_000):
+        # Random games until every minimum is met
+        for _ in range(MAX_RANDOM_GAMES):
             if not self.missing():
                 break
             self._random_game()
