@@ -191,9 +191,9 @@ class _StepClock:
 class VectorWriter:
     """Generates the lines; :attr:`coverage` counts what they exercise."""
 
-    def __init__(self, seed: int = 1, actions: int = DEFAULT_ACTIONS) -> None:
+    def __init__(self, seed: int = 1, actions: int = DEFAULT_ACTIONS, minimums: dict[str, int] | None = None) -> None:
         self.rng = random.Random(seed)
-        self.minimums = {**MINIMUMS, ACTIONS: actions}
+        self.minimums = {**(MINIMUMS if minimums is None else minimums), ACTIONS: actions}
         self.coverage: Counter[str] = Counter()
         self._pending: list[dict] = []
         self._games = 0
@@ -338,7 +338,7 @@ class VectorWriter:
     def _probe(self, recording: _Recording) -> None:
         game = recording.game
         near_win = sum(game.foundations) >= 51  # a legal probe could win: refused probes only
-        builders = [(entry, build) for entry, build in self._targeted() if self.coverage[entry] < self.minimums[entry]]
+        builders = [(entry, build) for entry, build in self._targeted() if self.coverage[entry] < self.minimums.get(entry, 0)]
         self.rng.shuffle(builders)
         for _, build in builders:
             notations = None if near_win else build(game)
@@ -414,7 +414,7 @@ class VectorWriter:
                 entry = rejection.code
             if entry == "legal" and (not legal_allowed or action.kind == "undo"):
                 continue  # a probe leaves the position as it was: an accepted undo would not
-            need = self.coverage[entry] - self.minimums.get(entry, 10**9)
+            need = self.coverage[entry] - self.minimums.get(entry, 0)  # under its minimum: < 0
             if best_need is None or need < best_need:
                 best, best_need = (notation, entry), need
         if best is None:
@@ -462,7 +462,7 @@ class VectorWriter:
 
         draws = itertools.cycle((1, 3))
         wins = 0
-        while wins < WINS:
+        while wins < self.minimums.get(WON, 0):
             code = GameCode(draw=next(draws), deal=self.rng.randrange(DEAL_COUNT))
             solution = solve(Game.from_code(code), budget_ms=10**9, max_nodes=SOLVER_NODES, clock=_StepClock())
             if solution.verdict != "winnable":
@@ -519,7 +519,7 @@ class VectorWriter:
         game = recording.game
         if rng.random() < 0.5:
             self._play(recording, "undo")
-        storm = self.coverage["UNDO_LIMIT_REACHED"] < self.minimums["UNDO_LIMIT_REACHED"] and rng.random() < 0.4
+        storm = self.coverage["UNDO_LIMIT_REACHED"] < self.minimums.get("UNDO_LIMIT_REACHED", 0) and rng.random() < 0.4
         for _ in range(rng.randint(150, 350) if storm else rng.randint(40, 300)):
             if game.won:
                 break
@@ -558,9 +558,10 @@ class VectorWriter:
         return str(action)
 
 
-def generate(seed: int = 1, actions: int = DEFAULT_ACTIONS) -> tuple[list[dict], VectorWriter]:
+def generate(seed: int = 1, actions: int = DEFAULT_ACTIONS,
+             minimums: dict[str, int] | None = None) -> tuple[list[dict], VectorWriter]:
     """Every line of a vector set, and the writer whose coverage counts them."""
-    writer = VectorWriter(seed, actions)
+    writer = VectorWriter(seed, actions, minimums)
     return list(writer.lines()), writer
 
 
