@@ -18,7 +18,9 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from service.engine import Game, replay
+from service.engine import ACTION_CODES, DEAL_COUNT, PRECEDENCE, RULE_PARAMS, RULES_VERSION, UNDO_LIMIT, Game, replay
+from service.engine.game import STATE_VERSION
+from service.engine.notation import KINDS
 from service.vectors import dumps, replay_results, vectors_command
 from tests.clients.conftest import JS
 
@@ -82,6 +84,20 @@ def test_deals_legal_actions_outcomes_states_and_from_json_agree(vectors, node, 
         read = Game.from_state(state)
         assert read.to_state() == state == line["state"]
         assert read == replay(line["code"], _accepted(line["code"], line["actions"]))
+
+
+def test_the_tables_are_the_python_engine_s(node):
+    """The constants a port copies: what no vector can show wrong until a rule uses them."""
+    script = ("import('./src/index.js').then((m) => console.log(JSON.stringify({precedence: m.PRECEDENCE, "
+              "actionCodes: m.ACTION_CODES, params: m.RULE_PARAMS, undoLimit: m.UNDO_LIMIT, "
+              "rules: m.RULES_VERSION, state: m.STATE_VERSION, kinds: m.KINDS, deals: m.DEAL_COUNT})))")
+    run = subprocess.run([node, "--input-type=module", "-e", script], cwd=JS, capture_output=True, text=True,
+                         timeout=60, check=True)
+    assert json.loads(run.stdout) == {
+        "precedence": list(PRECEDENCE), "actionCodes": list(ACTION_CODES),
+        "params": {code: list(names) for code, names in RULE_PARAMS.items()}, "undoLimit": UNDO_LIMIT,
+        "rules": RULES_VERSION, "state": STATE_VERSION, "kinds": list(KINDS), "deals": DEAL_COUNT,
+    }
 
 
 def test_the_package_tests_pass(dev_dependencies, node, report):

@@ -621,22 +621,7 @@ export class Game {
     /** @type {Card[]} */
     let cards;
     if (op === OP_COLUMN_TO_COLUMN) {
-      const source = this.#tableau[a];
-      const target = this.#tableau[b];
-      if (n === 1) {
-        const card = /** @type {number} */ (source.pop());
-        target.push(card);
-        cards = [CARDS[card]];
-      } else {
-        const start = source.length - n;
-        cards = new Array(n);
-        for (let i = 0; i < n; i++) {
-          const card = source[start + i];
-          target.push(card);
-          cards[i] = CARDS[card];
-        }
-        source.length = start;
-      }
+      cards = moveTop(this.#tableau[a], this.#tableau[b], n);
     } else if (op === OP_COLUMN_TO_FOUNDATION || op === OP_WASTE_TO_FOUNDATION) {
       let card;
       if (op === OP_WASTE_TO_FOUNDATION) {
@@ -711,16 +696,7 @@ export class Game {
       waste.length = start;
       undone = Action.draw();
     } else if (op === OP_COLUMN_TO_COLUMN) {
-      const target = tableau[b];
-      const source = tableau[a];
-      const start = target.length - n;
-      cards = new Array(n);
-      for (let i = 0; i < n; i++) {
-        const card = target[start + i];
-        source.push(card);
-        cards[i] = CARDS[card];
-      }
-      target.length = start;
+      cards = moveTop(tableau[b], tableau[a], n);
       undone = moveAction(a, b, cards[0].index);
     } else if (op === OP_WASTE_TO_COLUMN) {
       const card = /** @type {number} */ (tableau[b].pop());
@@ -976,6 +952,30 @@ export class Game {
     const wrong = seen.findIndex((times) => times !== 1);
     if (wrong >= 0) throw new Error(`${NAMES[wrong]} is ${seen[wrong] ? "on two piles" : "missing"}`);
   }
+}
+
+/**
+ * Move the last `n` cards of `from` onto `to`, in order; the cards moved.
+ * @param {number[]} from
+ * @param {number[]} to
+ * @param {number} n
+ */
+function moveTop(from, to, n) {
+  if (n === 1) {
+    // most moves: pop() keeps the array's shape, shrinking its length may not
+    const card = /** @type {number} */ (from.pop());
+    to.push(card);
+    return [CARDS[card]];
+  }
+  const start = from.length - n;
+  const cards = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const card = from[start + i];
+    to.push(card);
+    cards[i] = CARDS[card];
+  }
+  from.length = start;
+  return cards;
 }
 
 /**
