@@ -338,7 +338,8 @@ class VectorWriter:
     def _probe(self, recording: _Recording) -> None:
         game = recording.game
         near_win = sum(game.foundations) >= 51  # a legal probe could win: refused probes only
-        builders = [(entry, build) for entry, build in self._targeted() if self.coverage[entry] < self.minimums.get(entry, 0)]
+        builders = [(entry, build) for entry, build in self._targeted()
+                    if self.coverage[entry] < self.minimums.get(entry, 0)]
         self.rng.shuffle(builders)
         for _, build in builders:
             notations = None if near_win else build(game)
@@ -374,8 +375,8 @@ class VectorWriter:
 
     def _probe_king(self, game: Game) -> list[str] | None:
         for notation in self._double_taps(game):
-            if "king" in self._double_tap_facts(game, notation):
-                return [notation, "undo"]
+            if "king" in self._double_tap_facts(game, notation) and game.is_legal(Action.parse(notation)):
+                return [notation, "undo"]  # the undo takes back the probe, never the line's action
         return None
 
     def _probe_king_at_bottom(self, game: Game) -> list[str] | None:
