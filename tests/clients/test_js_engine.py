@@ -112,7 +112,7 @@ def test_the_package_tests_pass(dev_dependencies, node, report):
     assert counts.get("fail") == "0" and counts.get("skipped") == "0" and int(counts["pass"]) > 0
 
 
-def test_the_packed_package_installs_and_its_readme_example_runs(node, npm, tmp_path, report):
+def test_the_packed_package_installs_and_its_readme_example_runs(node, npm, dev_dependencies, tmp_path, report):
     packed = subprocess.run([npm, "pack", "--json", "--pack-destination", str(tmp_path)], cwd=JS,
                             capture_output=True, text=True, timeout=300, check=True)
     [tarball] = json.loads(packed.stdout)
@@ -137,8 +137,28 @@ def test_the_packed_package_installs_and_its_readme_example_runs(node, npm, tmp_
                             input='{"code": "TF1-D1N-AAAAAAB", "actions": ["draw"]}\n', capture_output=True,
                             text=True, timeout=60)
     assert json.loads(runner.stdout)["results"][0]["game"]["stock"] == 23
+    # a TypeScript user finds the types through the package's exports
+    (app / "use.ts").write_text(TYPESCRIPT_USER, encoding="utf-8")
+    checked = subprocess.run([node, str(dev_dependencies / "typescript" / "bin" / "tsc"), "--noEmit", "--strict",
+                              "--module", "nodenext", "--moduleResolution", "nodenext", "use.ts"],
+                             cwd=app, capture_output=True, text=True, timeout=300)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
     report(f"npm pack: {tarball['filename']}, {len(files)} files, {tarball['size']} bytes; installed offline, "
            "the README example and the bin runner work")
+
+
+TYPESCRIPT_USER = """\
+import { Action, Game, Rejection, RULES_VERSION, type GameJSON, type GameState } from "solitaire-reflechi-engine";
+const game: Game = Game.fromCode("TF1-D1N-AAAAAAB");
+const view: GameJSON = game.toJSON();
+const state: GameState = game.toState();
+const legal: Action[] = game.legalActions();
+try {
+  game.apply("t1>t1");
+} catch (error) {
+  if (error instanceof Rejection) console.log(error.code.length, view.stock, state.undo_stack, legal, RULES_VERSION);
+}
+"""
 
 
 def _expected(game: dict) -> dict:

@@ -1,3 +1,11 @@
+export type PileName = import("./cards.js").PileName;
+export type ActionKind = import("./notation.js").ActionKind;
+export type ActionJSON = import("./notation.js").ActionJSON;
+export type OutcomeJSON = import("./game.js").OutcomeJSON;
+export type GameJSON = import("./game.js").GameJSON;
+export type GameState = import("./game.js").GameState;
+export type ActionResult = import("./conformance.js").ActionResult;
+export type GameResults = import("./conformance.js").GameResults;
 export { CARDS, COLUMNS, Card, FOUNDATIONS, NotationError, Pile, RANKS, SUITS } from "./cards.js";
 export { DEAL_COUNT, DRAW_MODES, GameCode, dealCards, formatDeal, randomDeal, shuffledDeck } from "./deal.js";
 export { ACTION_CODES, PRECEDENCE, RULE_PARAMS, Rejection } from "./rejections.js";
