@@ -35,7 +35,7 @@ def from_environment() -> dict:
         # holds an app thread and a database snapshot no longer.
         "FEED_STREAM_SECONDS": _int("FEED_STREAM_SECONDS", 30),
         # PostgreSQL: each process remembers the boards' ETags until a win is signalled
-        # (service/store/wins.py), so that a 304 runs no query. 0 reads the tag every time.
+        # (service/store/board_tags.py), so that a 304 runs no query. 0 reads the tag every time.
         "BOARD_TAG_CACHE": os.environ.get("BOARD_TAG_CACHE", "1") not in ("0", "false", "no"),
         # CPU milliseconds for a winnable deal searched on request (only when the pool is empty).
         "WINNABLE_DEAL_DEADLINE_MS": _int("WINNABLE_DEAL_DEADLINE_MS", 1000),

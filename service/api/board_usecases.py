@@ -2,7 +2,7 @@
 
 A view parses and documents; the function it calls does the rest (see :mod:`.usecases`
 for the games'). Boards and the feed answer 304 from a remembered tag without a query
-while no win has been signalled since (``store.wins``).
+while no win has been signalled since (``store.board_tags``).
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from flask import Response, current_app
 
 from ..extensions import db
 from ..solver.daily import daily_deal
+from ..store.board_tags import TagCache, tag_cache
 from ..store.feed import board_tag, feed_page, feed_stream, horizon, on_a_read_connection
 from ..store.leaderboards import ranked_page
 from ..store.verification import verify
-from ..store.wins import TagCache, tag_cache
 from .paging import BOARD_CURSOR, FEED_CURSOR
 from .present import board_json, cache_headers, feed_cursor, feed_entry, if_none_match, json_response, not_modified
 from .problems import ApiProblem
@@ -32,7 +32,7 @@ def board(filters: dict, cursor: str | None, limit: int) -> Response:
 
     The board's ETag comes from its latest win (``store.feed.board_tag``), read
     before the page, or remembered from an earlier read while no win has been
-    signalled since (``store.wins``): an ``If-None-Match`` that names it is 304
+    signalled since (``store.board_tags``): an ``If-None-Match`` that names it is 304
     without building the page. An empty board with a ``player`` filter is built
     anyway (its player may not exist: 404).
     """

@@ -16,10 +16,10 @@ from __future__ import annotations
 from apispec import BasePlugin
 
 from .. import i18n
-from ..codes import PARAMS
 from ..engine import COLUMNS, FOUNDATIONS, Pile
 from ..engine.cards import RANKS
 from ..engine.notation import KINDS
+from ..problem_codes import PARAMS
 from .problem_schemas import PROBLEM_MEDIA_TYPE, problem_components, problem_schema_ref, ref
 
 #: Named enums and patterns shared by requests and answers.

@@ -11,7 +11,7 @@ from werkzeug.exceptions import HTTPException
 from ..engine import Action, Game, NotationError
 from ..store import ActionRow, games
 from . import usecases
-from .answers import GameSchema, HintSchema, HistoryPageSchema, LegalActionsSchema
+from .answer_schemas import GameSchema, HintSchema, HistoryPageSchema, LegalActionsSchema
 from .contract import headers
 from .paging import HISTORY_CURSOR
 from .present import etag, game_json, if_none_match, iso, json_response, not_modified

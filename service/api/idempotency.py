@@ -23,7 +23,7 @@ from collections.abc import Callable
 from flask import Response, request
 from sqlalchemy.exc import IntegrityError
 
-from ..store.answers import find_created, stage_created
+from ..store.idempotent_answers import find_created, stage_created
 from . import jsonin
 from .limits import client_address
 from .problems import ApiProblem, problem_response

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from .. import i18n
-from ..codes import PARAMS, STATUS
+from ..problem_codes import PARAMS, STATUS
 from ..store import ping
-from .answers import HealthSchema, ReadinessSchema, RuleCatalogSchema, RuleSchema
+from .answer_schemas import HealthSchema, ReadinessSchema, RuleCatalogSchema, RuleSchema
 from .present import json_response
 from .problems import ApiProblem, Blueprint, problem_response
 from .schemas import RulesQuerySchema

@@ -6,7 +6,7 @@ from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
 from . import player_usecases
-from .answers import PlayerAnswerSchema
+from .answer_schemas import PlayerAnswerSchema
 from .contract import headers
 from .problems import Blueprint
 from .schemas import DRAW_CHOICES, NewPlayerSchema, PageQuerySchema

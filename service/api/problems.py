@@ -12,8 +12,8 @@ from webargs.flaskparser import FlaskParser, abort, is_json_request
 from werkzeug.exceptions import HTTPException
 
 from .. import i18n
-from ..codes import PARAMS, STATUS
 from ..engine import NotationError, Rejection
+from ..problem_codes import PARAMS, STATUS
 from ..store.db import database_unavailable
 from . import jsonin
 from .contract import ContractPlugin, ref_attribute, register_components
@@ -91,7 +91,7 @@ class ProblemApi(Api):
         plugins = [*(extra_plugins or ()), LinksPlugin(), ContractPlugin()]
         super()._init_spec(extra_plugins=plugins, **options)
         self.ma_plugin.converter.add_attribute_function(ref_attribute)
-        from .answers import register_answer_components
+        from .answer_schemas import register_answer_components
 
         # After ref_attribute: the answers' fields point at the named enums.
         register_answer_components(self.spec)

@@ -13,7 +13,7 @@ A search can take a good fraction of a second of CPU, so:
   waits ``SOLVER_QUEUE_MS`` for a slot, then gets 503 ``SOLVER_BUSY``;
 * hints and winnable deals have their own low rate limit (``SOLVER_RATELIMIT``,
   see limits.py);
-* a winnable deal comes from the pool (:mod:`service.store.pool`), refilled in
+* a winnable deal comes from the pool (:mod:`service.store.winnable_deals`), refilled in
   the background when it runs low; only an empty pool makes a request search.
 """
 
@@ -31,7 +31,7 @@ from ..engine import GameCode
 from ..solver import winnable_deal
 from ..solver.cache import cache_for
 from ..solver.hints import SolverBusy, SolverGate, cached_hint
-from ..store import pool
+from ..store import winnable_deals
 from .problems import ApiProblem
 
 log = logging.getLogger(__name__)
@@ -66,8 +66,8 @@ def _solver(app: Flask) -> dict:
 def proven_winnable_code(draw: int) -> GameCode:
     """A deal the solver has proven winnable: from the pool, else searched now (503 when none is found in time)."""
     app = current_app._get_current_object()
-    code = pool.take(draw)
-    if pool.size(draw) < app.config["WINNABLE_POOL_LOW"]:
+    code = winnable_deals.take(draw)
+    if winnable_deals.size(draw) < app.config["WINNABLE_POOL_LOW"]:
         refill_in_background(app, draw)
     if code is not None:
         return code
@@ -100,7 +100,7 @@ def _refill(app: Flask, draw: int, running: threading.Lock) -> None:
         with contextlib.suppress(AttributeError, OSError):  # Linux: a thread has its own nice value
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
         with app.app_context():
-            added = pool.fill(draw, app.config["WINNABLE_POOL_TARGET"], deadline_s=120.0)
+            added = winnable_deals.fill(draw, app.config["WINNABLE_POOL_TARGET"], deadline_s=120.0)
         log.info("winnable pool: %d draw-%d deals added", added, draw)
     except Exception:
         log.exception("winnable pool refill failed")

@@ -20,7 +20,15 @@ from flask import Response, request
 from sqlalchemy.engine import Connection
 
 from ..engine import Action, Game, GameCode, Rejection
-from ..store import GameRecord, IdempotentAnswer, action_transaction, answers, end_read, games, write_transaction
+from ..store import (
+    GameRecord,
+    IdempotentAnswer,
+    action_transaction,
+    end_read,
+    games,
+    idempotent_answers,
+    write_transaction,
+)
 from . import idempotency
 from .auth import hash_token, is_id, new_id, new_token, optional_player, require_owner
 from .contract import IF_MATCH_PATTERN
@@ -115,7 +123,7 @@ def play(game_id: str, action: Action | Exception) -> Response:
         key = idempotency.request_key()
         if key is not None:
             fingerprint = idempotency.fingerprint()
-            stored = answers.find_answer(record.id, key)
+            stored = idempotent_answers.find_answer(record.id, key)
             if stored is not None:
                 if stored.fingerprint != fingerprint:
                     raise ApiProblem("IDEMPOTENCY_KEY_REUSED")
@@ -126,7 +134,7 @@ def play(game_id: str, action: Action | Exception) -> Response:
         answer = apply_action(connection, record, action)
         if key is not None:
             response = answer()
-            answers.stage_answer(record.id, key, fingerprint, *idempotency.captured(response))
+            idempotent_answers.stage_answer(record.id, key, fingerprint, *idempotency.captured(response))
             return response
     return answer()
 

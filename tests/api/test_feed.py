@@ -22,7 +22,7 @@ from service.api.feed import STREAM_LIMIT
 from service.engine import Action, GameCode, replay
 from service.extensions import db
 from service.store import ActionRow, GameRow
-from service.store.wins import tag_cache
+from service.store.board_tags import tag_cache
 from tests.api.gameplay import WINNABLE_CODE, post_action, winning_line
 from tests.api.helpers import new_game, problem
 from tests.api.test_leaderboards import T0, add_player

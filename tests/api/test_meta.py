@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from service import i18n
-from service.codes import PARAMS, STATUS
+from service.problem_codes import PARAMS, STATUS
 from tests.api.helpers import problem
 
 

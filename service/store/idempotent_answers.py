@@ -1,4 +1,4 @@
-"""Stored first answers of requests sent with an Idempotency-Key (see api/idempotency.py)."""
+"""Stored first answers of requests sent with an Idempotency-Key, replayed to a retry (see api/idempotency.py)."""
 
 from __future__ import annotations
 
