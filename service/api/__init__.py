@@ -8,6 +8,7 @@ import flask_swagger_ui
 from flask import request, send_from_directory
 
 from . import feed, games, leaderboards, meta, players, solving
+from .answer_schemas import register_answer_components
 from .problems import ApiProblem, ProblemApi, register_error_handlers
 
 API_DESCRIPTION = """\
@@ -64,6 +65,9 @@ def init_api(app) -> ProblemApi:
             "description": "A player's token (`POST /v1/players`) or an anonymous game's own token.",
         }}},
     })
+    # The composed answers (NewGameAnswer, ActionAnswer, Action …) and the schemas they name,
+    # registered here, at set-up, before the blueprints that refer to them.
+    register_answer_components(api.spec)
     app.add_url_rule("/docs/assets/<path:filename>", "docs_assets", docs_assets)
     app.extensions["problem_api"] = api
     for blueprint in (games.blp, feed.blp, players.blp, leaderboards.blp, meta.blp, meta.probes):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Response, json, request
+from flask import Response, current_app, json, request
 from flask_smorest import Api
 from flask_smorest import Blueprint as SmorestBlueprint
 from marshmallow import missing
@@ -17,6 +17,7 @@ from ..problem_codes import PARAMS, STATUS
 from ..store.db import database_unavailable
 from . import jsonin
 from .contract import ContractPlugin, ref_attribute, register_components
+from .links import LinksPlugin
 from .problem_schemas import PROBLEM_MEDIA_TYPE, problem_document, problem_schema_ref
 
 log = logging.getLogger(__name__)
@@ -86,15 +87,12 @@ class ProblemApi(Api):
     """flask-smorest's Api answering, and documenting, every error as problem+json."""
 
     def _init_spec(self, *, extra_plugins=None, **options):
-        from .links import LinksPlugin  # OpenAPI links from a new game to playing it
-
+        # LinksPlugin: OpenAPI links from a new game to playing it.
         plugins = [*(extra_plugins or ()), LinksPlugin(), ContractPlugin()]
         super()._init_spec(extra_plugins=plugins, **options)
+        # Before any schema is registered (init_api's answers, then the blueprints'):
+        # a field with metadata["x-ref"] points at its named enum.
         self.ma_plugin.converter.add_attribute_function(ref_attribute)
-        from .answer_schemas import register_answer_components
-
-        # After ref_attribute: the answers' fields point at the named enums.
-        register_answer_components(self.spec)
 
     def _register_pagination_header(self) -> None:
         """Nothing: pages are cursors in the body, not flask-smorest's page-number header."""
@@ -112,8 +110,6 @@ class ProblemApi(Api):
         elif code == "METHOD_NOT_ALLOWED":
             params = {"method": request.method}
         elif code == "PAYLOAD_TOO_LARGE":
-            from flask import current_app
-
             params = {"limit": current_app.config.get("MAX_CONTENT_LENGTH") or 0}
         elif code == "RATE_LIMITED":
             code = getattr(error, "problem_code", code)  # SOLVER_RATE_LIMITED: limits.py names the limit spent
