@@ -73,10 +73,12 @@ def create_app(overrides: dict | None = None) -> Flask:
 
     from .api import init_api
     from .api.auth import refuse_query_token
-    from .api.limits import init_limits, limit_views
+    from .api.bodies import cap_streamed_body
+    from .api.rate_limits import init_rate_limits, limit_views
     from .edge import init_edge
 
-    init_limits(app)  # first: every request counts in its address's window, whatever refuses it next
+    init_rate_limits(app)  # first: every request counts in its address's window, whatever refuses it next
+    app.before_request(cap_streamed_body)  # then a body over MAX_CONTENT_LENGTH is 413, chunked or not
     app.before_request(refuse_query_token)  # then a token in a URL is refused before any view reads it
     init_edge(app)
     init_api(app)

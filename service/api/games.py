@@ -98,7 +98,7 @@ def _action_route(path: str, operation_id: str, schema, summary: str, descriptio
                 action = malformed
             return usecases.play(game_id, action)
 
-        action_view.game_action = True  # rate limited per token (see limits.py)
+        action_view.game_action = True  # rate limited per token (see rate_limits.py)
         blp.route(path, methods=["POST"])(action_view)
         return build_action
 

@@ -25,8 +25,8 @@ from sqlalchemy.exc import IntegrityError
 
 from ..store.idempotent_answers import find_created, stage_created
 from . import jsonin
-from .limits import client_address
 from .problems import ApiProblem, problem_response
+from .rate_limits import client_address
 
 MAX_KEY_LENGTH = 128
 #: headers never stored: the server computes them afresh for every answer

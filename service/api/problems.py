@@ -112,7 +112,7 @@ class ProblemApi(Api):
         elif code == "PAYLOAD_TOO_LARGE":
             params = {"limit": current_app.config.get("MAX_CONTENT_LENGTH") or 0}
         elif code == "RATE_LIMITED":
-            code = getattr(error, "problem_code", code)  # SOLVER_RATE_LIMITED: limits.py names the limit spent
+            code = getattr(error, "problem_code", code)  # SOLVER_RATE_LIMITED: rate_limits.py names the limit spent
             params = {"retry_after": _retry_after(error)}
         if status >= 500:
             log.error("HTTP %s on %s %s", status, request.method, request.path)

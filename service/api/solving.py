@@ -12,7 +12,7 @@ A search can take a good fraction of a second of CPU, so:
 * at most ``SOLVER_MAX_IN_FLIGHT`` searches run at once per worker; a request
   waits ``SOLVER_QUEUE_MS`` for a slot, then gets 503 ``SOLVER_BUSY``;
 * hints and winnable deals have their own low rate limit (``SOLVER_RATELIMIT``,
-  see limits.py);
+  see rate_limits.py);
 * a winnable deal comes from the pool (:mod:`service.store.winnable_deals`), refilled in
   the background when it runs low; only an empty pool makes a request search.
 """
@@ -127,7 +127,7 @@ def solve_hint(state: dict) -> dict:
 
 
 def mark_solver_requests(app: Flask) -> None:
-    """Give hints and winnable deals their own rate limit (limits.py reads ``solver_request``)."""
+    """Give hints and winnable deals their own rate limit (rate_limits.py reads ``solver_request``)."""
     app.view_functions["games.game_hint"].solver_request = lambda: True
     app.view_functions["games.Games"].solver_request = _is_winnable_request
 

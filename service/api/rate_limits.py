@@ -26,8 +26,6 @@ Why not Flask-Limiter: it resolved every request's limits through its generic ma
 measured 37 % of the CPU of a leaderboard's 304; the three limits here are known
 when the app is built (docs/PERFORMANCE.md).
 
-Bodies are capped at ``MAX_CONTENT_LENGTH`` (413) with or without Content-Length.
-
 A breach is 429 problem+json ``RATE_LIMITED`` with ``params.retry_after`` and the
 same number of seconds in ``Retry-After``; every limited answer carries the
 ``X-RateLimit-Limit``/``-Remaining``/``-Reset`` headers of its view's own limit
@@ -40,7 +38,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import io
 import logging
 import math
 import threading
@@ -49,47 +46,17 @@ from dataclasses import dataclass
 
 from flask import current_app, request
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage, storage_from_string
+from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
-from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, TooManyRequests
+from werkzeug.exceptions import TooManyRequests
 
 from .auth import presented_token
+from .memory_counters import SweepingMemoryStorage
 
 log = logging.getLogger(__name__)
 
 #: how long a process counts in memory after its shared store failed, before trying it again
 STORE_RETRY_SECONDS = 5.0
-
-
-class SweepingMemoryStorage(MemoryStorage):
-    """``memory://`` without a thread per hit: expired counters are swept inline, once a second.
-
-    limits' MemoryStorage starts a fresh ``threading.Timer`` on every hit once the last
-    one (10 ms) has run: measured, that was most of the limiter's cost per request.
-    Counters expire on read anyway; the sweep only frees memory. Its own sweep would
-    index a key that another thread's read has just removed (a KeyError, here in a
-    request), so this one looks each key up once. ``_MemoryStorage__schedule_expiry``
-    is limits' private API: pyproject.toml bounds its version, and
-    tests/api/test_limits_hook.py fails if it is gone.
-    """
-
-    STORAGE_SCHEME = ["solitaire-memory"]  # registered with limits by its metaclass
-    _next_sweep = 0.0
-
-    def _MemoryStorage__schedule_expiry(self) -> None:  # replaces the timer-per-hit
-        now = time.monotonic()
-        if now >= self._next_sweep:
-            self._next_sweep = now + 1.0
-            self.sweep()
-
-    def sweep(self) -> None:
-        """Forget the counters whose window has ended (fixed windows: the only ones counted here)."""
-        now = time.time()
-        for key, expiry in list(self.expirations.items()):
-            if expiry <= now:
-                self.storage.pop(key, None)
-                self.expirations.pop(key, None)
-                self.locks.pop(key, None)
 
 
 #: Setting name of each named limit.
@@ -119,13 +86,9 @@ def _items(limit: str) -> tuple[RateLimitItem, ...]:
     return tuple(parse_many(limit)) if limit.strip() else ()
 
 
-def _address() -> str:
-    return request.remote_addr or "unknown"
-
-
 def client_address() -> str:
     """The client's address as the limits see it (idempotency.py scopes anonymous keys by it)."""
-    return _address()
+    return request.remote_addr or "unknown"
 
 
 def _token_key() -> str:
@@ -134,7 +97,7 @@ def _token_key() -> str:
     if token is not None:
         # Salted: the stored token_hash is sha256(token); the limiter's store must not hold part of it.
         return "token:" + hashlib.sha256(b"ratelimit\0" + token.encode()).hexdigest()[:32]
-    return "address:" + _address()
+    return "address:" + client_address()
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +198,7 @@ def _window(hit: _Hit):
 def _check_address_limit() -> None:
     if request.blueprint == "probes":
         return
-    request.environ[_HITS] = current_app.extensions["rate_limits"].count("address", "address", _address())
+    request.environ[_HITS] = current_app.extensions["rate_limits"].count("address", "address", client_address())
 
 
 def _limit_headers(response):
@@ -253,44 +216,6 @@ def _limit_headers(response):
     return response
 
 
-def _cap_streamed_body() -> None:
-    """A chunked body longer than MAX_CONTENT_LENGTH is 413, like one with a Content-Length.
-
-    werkzeug caps a stream the server terminates (gunicorn de-chunks and sets
-    ``wsgi.input_terminated``) at the limit, but one ``read()`` then returns the first
-    MAX_CONTENT_LENGTH bytes without complaint: a truncated body, answered as malformed
-    JSON. Read it here, at most one byte past the limit, and keep it for the view.
-    A transfer coding other than ``chunked`` alone is 400: the body would be read as it came.
-    """
-    environ = request.environ
-    codings = environ.get("HTTP_TRANSFER_ENCODING")
-    if codings is None and environ.get("SERVER_PROTOCOL", "").startswith("HTTP/1."):
-        return  # in HTTP/1.x a body without Transfer-Encoding has a Content-Length, which werkzeug enforces
-    if codings is not None and [c.strip().lower() for c in codings.split(",")] != ["chunked"]:
-        # gunicorn de-chunks and passes the rest through: "gzip, chunked" would reach the parser
-        # as if it were plain JSON. The proxy of the deployment answers 400 for it; so does the app.
-        raise BadRequest(f"Transfer-Encoding {codings!r}: only 'chunked' is supported.")
-    limit = current_app.config.get("MAX_CONTENT_LENGTH")
-    if not limit or request.content_length is not None or "wsgi.input_terminated" not in environ:
-        return
-    raw, chunks, size = environ["wsgi.input"], [], 0
-    while size <= limit:
-        try:
-            chunk = raw.read(limit + 1 - size)
-        except Exception as error:
-            # The server de-chunks as it reads, and raises its own errors for a malformed
-            # chunked body (gunicorn's InvalidChunkSize, ChunkMissingTerminator, …): the
-            # client's fault, 400, not a 500 of ours.
-            raise BadRequest() from error
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    if size > limit:
-        raise RequestEntityTooLarge()
-    environ["wsgi.input"] = io.BytesIO(b"".join(chunks))
-
-
 _STORE_TIMEOUTS = {"socket_timeout": 0.25, "socket_connect_timeout": 0.25}
 
 
@@ -300,7 +225,7 @@ def _storage_uri(uri: str | None) -> str:
     return uri
 
 
-def init_limits(app) -> None:
+def init_rate_limits(app) -> None:
     """Count every request but the probes against its address's limit, and describe a limit in every answer.
 
     Here only the address limit, which every request pays for; :func:`limit_views`
@@ -310,7 +235,6 @@ def init_limits(app) -> None:
         app.extensions["rate_limits"] = RateLimits(app.config)
         app.before_request(_check_address_limit)  # before anything that may refuse the request
         app.after_request(_limit_headers)
-    app.before_request(_cap_streamed_body)  # the body limit holds with rate limits off too
 
 
 def limit_views(app) -> None:
@@ -331,7 +255,7 @@ def limit_views(app) -> None:
         solver_request = getattr(view, "solver_request", None)
         if solver_request is not None:
             checks += [("solver", "solver-" + name, key, solver_request)
-                       for name, key in (("address", _address), ("token", _token_key))]
+                       for name, key in (("address", client_address), ("token", _token_key))]
         if checks:
             app.view_functions[endpoint] = _limited(view, limits, tuple(checks))
 
