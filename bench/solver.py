@@ -30,7 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import service.solver  # noqa: E402
+import service.solver.schedule  # noqa: E402
+import service.solver.tuning  # noqa: E402
 from service.engine import Game, GameCode  # noqa: E402
 from service.engine.deal import DEAL_COUNT  # noqa: E402
 from service.solver import solve  # noqa: E402
@@ -132,7 +133,7 @@ def compare(draw: int, deals: int, seed: int, cap_s: float, names: list[str], ro
     """
     own_core = service.solver.fast._csearch
     settings = {name: VARIANTS[name] for name in names}
-    defaults = {key: getattr(service.solver, key) for variant in settings.values() for key in variant}
+    defaults = {key: getattr(service.solver.tuning, key) for variant in settings.values() for key in variant}
     for round_ in range(rounds):
         rng = random.Random(seed + round_)
         codes = ([code for code in given if code.draw == draw] if given is not None
@@ -147,7 +148,7 @@ def compare(draw: int, deals: int, seed: int, cap_s: float, names: list[str], ro
             order = names if n % 2 == 0 else list(reversed(names))
             for name in order:
                 for key, value in {**defaults, **settings[name]}.items():
-                    setattr(service.solver, key, value)
+                    setattr(service.solver.tuning, key, value)
                 service.solver.fast._csearch = core if name.startswith("core") else own_core
                 solution = solve(Game.from_code(code), budget_ms=int(cap_s * 1000), clock=time.process_time)
                 known = solution.verdict != "unknown"
@@ -155,7 +156,7 @@ def compare(draw: int, deals: int, seed: int, cap_s: float, names: list[str], ro
                 decided[name].append(known)
                 table_bytes[name].append(solution.table_bytes)
         for key, value in defaults.items():
-            setattr(service.solver, key, value)
+            setattr(service.solver.tuning, key, value)
         service.solver.fast._csearch = own_core
         first = sum(times[names[0]])
         # the deals where speed shows: every variant decided them, the first took over 0.1 s (the cap
@@ -187,7 +188,7 @@ def reference_speed(repeats: int = 3) -> str:
     best, nodes = float("inf"), 0
     for _ in range(repeats):
         searcher = service.solver.fast.CSearcher.from_game(game, whole_groups=True, pending=True,
-                                                           low_autoplay=service.solver.LOW_AUTOPLAY)
+                                                           low_autoplay=service.solver.tuning.LOW_AUTOPLAY)
         start = time.process_time()
         for _ in searcher.dfs():
             pass
@@ -268,9 +269,9 @@ def main(argv=None) -> None:
     if args.backend:
         if args.backend == "c" and service.solver.fast.BACKEND != "c":
             parser.error("the C core (service/solver/_csearch) is not built")
-        service.solver.BACKEND = args.backend
-    print(f"backend: {service.solver.BACKEND}", flush=True)
-    if service.solver.BACKEND == "c":
+        service.solver.schedule.BACKEND = args.backend
+    print(f"backend: {service.solver.schedule.BACKEND}", flush=True)
+    if service.solver.schedule.BACKEND == "c":
         print(reference_speed(), flush=True)
     for draw in args.draw or (1, 3):
         clock = time.perf_counter if args.wall else time.process_time
