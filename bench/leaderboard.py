@@ -147,7 +147,7 @@ def load(url: str, games: int, players: int, daily: str, lines: list[str]) -> fl
 
 def positions(url: str, daily: str) -> dict:
     """Cursors deep in the board and in the middle of the feed, and the number of wins."""
-    from service.api.paging import BOARD_CURSOR, FEED_CURSOR
+    from service.usecases.cursors import BOARD_CURSOR, FEED_CURSOR
 
     with psycopg.connect(url) as connection:
         wins = connection.execute("SELECT count(*) FROM games WHERE status = 'won'").fetchone()[0]

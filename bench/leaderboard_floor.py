@@ -28,9 +28,9 @@ from sqlalchemy.dialects import postgresql
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from service.api.board_usecases import STREAM_BATCH  # noqa: E402  (the same chunks as the service's stream)
 from service.store.feed import feed_statement, tag_statement  # noqa: E402
 from service.store.leaderboards import page_statement  # noqa: E402  (only to compile the same SQL text)
+from service.usecases.boards import STREAM_BATCH  # noqa: E402  (the same chunks as the service's stream)
 
 DIALECT = postgresql.psycopg.dialect()
 SETTLE = timedelta(milliseconds=int(os.environ.get("FEED_SETTLE_MS", "2000")))

@@ -25,7 +25,7 @@ MIGRATIONS = str(Path(__file__).resolve().parent.parent / "migrations")
 
 def create_app(overrides: dict | None = None) -> Flask:
     """Build the app from the environment, then ``overrides`` (tests pass their own)."""
-    from .api.jsonin import BoundedJSONProvider
+    from .api.json_provider import BoundedJSONProvider
 
     app = Flask(__name__, instance_relative_config=True, static_folder=None)
     app.json = BoundedJSONProvider(app)  # request.get_json refuses what the views' parser refuses

@@ -15,7 +15,7 @@ import io
 from flask import current_app, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
-from .problems import ApiProblem
+from ..usecases.errors import ServiceError
 
 
 def cap_streamed_body() -> None:
@@ -64,4 +64,4 @@ def require_json_body() -> None:
     if mimetype == "application/json" or mimetype.endswith("+json"):
         return
     if request.get_data(cache=True):  # bounded by MAX_CONTENT_LENGTH (413 beyond)
-        raise ApiProblem("UNSUPPORTED_MEDIA_TYPE")
+        raise ServiceError("UNSUPPORTED_MEDIA_TYPE")

@@ -30,6 +30,8 @@ import weakref
 import psycopg
 from sqlalchemy.engine import Engine
 
+from ..extensions import db
+
 log = logging.getLogger(__name__)
 
 CHANNEL = "solitaire_wins"  # migrations/versions/0006_win_signal.py
@@ -125,6 +127,11 @@ class TagCache:
 
     def generation_now(self) -> int | None:
         return None if self.signal is None else self.signal.generation
+
+
+def app_tag_cache(remember: bool = True) -> TagCache:
+    """The tag cache of the app's database (:func:`tag_cache`); one that remembers nothing when not ``remember``."""
+    return tag_cache(db.engine) if remember else TagCache(None)
 
 
 _caches: weakref.WeakKeyDictionary[Engine, TagCache] = weakref.WeakKeyDictionary()

@@ -1,11 +1,21 @@
-"""Stored first answers of requests sent with an Idempotency-Key, replayed to a retry (see api/idempotency.py)."""
+"""Stored first answers of requests sent with an Idempotency-Key, replayed to a retry.
+
+An action's answer is keyed by its game and key, and read and written on the
+action's own connection, under the game's lock (:func:`~.db.action_transaction`); a
+create's (a new game or player) by a hash of who asked, where, and the key
+(``service.usecases.idempotency``).
+"""
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
+from sqlalchemy.engine import Connection
 
 from ..extensions import db
 from .models import CreatedAnswer, IdempotentAnswer
+
+_ACTIONS = IdempotentAnswer.__table__
+_A = _ACTIONS.c
 
 
 def find_created(scope: str) -> CreatedAnswer | None:
@@ -20,13 +30,15 @@ def stage_created(scope: str, fingerprint: str, status: int, headers: list, body
     db.session.add(CreatedAnswer(scope=scope, fingerprint=fingerprint, status=status, headers=headers, body=body))
 
 
-def find_answer(game_id: str, key: str) -> IdempotentAnswer | None:
-    """Inside the game's lock: the stored answer of an action sent with ``key``, or None."""
-    return db.session.get(IdempotentAnswer, (game_id, key))
+def find_answer(connection: Connection, game_id: str, key: str):
+    """Inside the game's lock: the stored answer of an action sent with ``key`` (its row), or None."""
+    return connection.execute(select(_A.fingerprint, _A.status, _A.headers, _A.raw, _A.body)
+                              .where(_A.game_id == game_id, _A.key == key)).first()
 
 
-def stage_answer(game_id: str, key: str, fingerprint: str, status: int, headers: list, raw: bytes) -> None:
+def stage_answer(connection: Connection, game_id: str, key: str, fingerprint: str, status: int, headers: list,
+                 raw: bytes) -> None:
     """Inside the action's transaction: store its answer in the same commit."""
     # ``raw`` is what a replay sends; the JSON ``body`` column stays empty, not stored twice.
-    db.session.add(IdempotentAnswer(game_id=game_id, key=key, fingerprint=fingerprint, status=status,
-                                    body={}, raw=raw, headers=headers))
+    connection.execute(insert(_ACTIONS).values(game_id=game_id, key=key, fingerprint=fingerprint, status=status,
+                                               body={}, raw=raw, headers=headers))

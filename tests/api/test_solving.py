@@ -38,21 +38,21 @@ def test_hint_is_for_the_owner_only(client):
 
 
 def test_a_game_purged_during_its_hint_search_is_404(app, client, monkeypatch):
-    from service.api import usecases
     from service.extensions import db
     from service.store import GameRow
+    from service.usecases.solving import Solving
 
     game, headers = new_game(client, code=EASY)
-    searched = usecases.solve_hint
+    searched = Solving.hint
 
-    def search_while_the_purge_runs(state):
-        answer = searched(state)
+    def search_while_the_purge_runs(solving, state):
+        answer = searched(solving, state)
         with app.app_context():
             db.session.query(GameRow).filter_by(id=game["id"]).delete()
             db.session.commit()
         return answer
 
-    monkeypatch.setattr(usecases, "solve_hint", search_while_the_purge_runs)
+    monkeypatch.setattr(Solving, "hint", search_while_the_purge_runs)
     problem(client.get(f"/v1/games/{game['id']}/hint", headers=headers), 404, "GAME_NOT_FOUND")
 
 
@@ -139,14 +139,14 @@ def test_the_hint_cache_is_by_position_across_versions_and_games(client):
 
 
 def test_searches_in_flight_are_capped_per_worker(client):
-    from service.api.solving import _solver
+    from service.api.solving import app_solving
 
     app = client.application
     app.config.update(SOLVER_MAX_IN_FLIGHT=1, SOLVER_QUEUE_MS=0, SOLVER_HINT_BUDGET_MS=20)
     game, headers = new_game(client, code=README_DEAL)
     known = _hint(client, game, headers)
     assert act(client, game, headers, "draw").status_code == 200
-    with _solver(app)["gate"]:  # another request's search holds the only slot
+    with app_solving(app).gate:  # another request's search holds the only slot
         response = client.get(f"/v1/games/{game['id']}/hint", headers=headers)
         body = problem(response, 503, "SOLVER_BUSY")
         assert response.headers["Retry-After"] == "1" and body["params"]["retry_after"] == 1

@@ -267,7 +267,7 @@ def test_body_just_under_the_limit_is_read(client):
 
 
 def test_tokens_are_compared_in_constant_time(client, monkeypatch):
-    import service.api.auth as auth_module
+    import service.usecases.tokens as auth_module
 
     calls = []
     real = hmac.compare_digest

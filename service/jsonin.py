@@ -1,5 +1,7 @@
 """Bounded JSON input: every request body and cursor is parsed here, never by a bare ``json.loads``.
 
+(Flask's ``request.get_json`` parses with it too: ``service.api.json_provider``.)
+
 Python's parser accepts documents no endpoint needs and several that break later:
 nesting deep enough for a ``RecursionError``, integers of thousands of digits
 (a ``ValueError`` outside ``JSONDecodeError``, or an overflow in the database),
@@ -12,9 +14,6 @@ from __future__ import annotations
 
 import json
 import math
-
-import orjson
-from flask.json.provider import DefaultJSONProvider
 
 #: Deeper than any body or cursor of the API (a move is depth 1).
 MAX_DEPTH = 16
@@ -92,7 +91,7 @@ def loads(data: str | bytes, max_depth: int = MAX_DEPTH):
     >>> loads('[' * 5000 + ']' * 5000)
     Traceback (most recent call last):
     ...
-    service.api.jsonin.InvalidJson: Nested deeper than 16 levels.: line 1 column 1 (char 0)
+    service.jsonin.InvalidJson: Nested deeper than 16 levels.: line 1 column 1 (char 0)
     """
     if isinstance(data, bytes):
         try:
@@ -105,29 +104,3 @@ def loads(data: str | bytes, max_depth: int = MAX_DEPTH):
         raise InvalidJson(f"Nested deeper than {max_depth} levels.") from None
     check(value, max_depth)
     return value
-
-
-#: Dates and dataclasses go to Flask's default, as with the stdlib (a date is an HTTP date there).
-_FLASK_TYPES = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
-_COMPACT = (",", ":")
-
-
-class BoundedJSONProvider(DefaultJSONProvider):
-    """Flask's JSON with :func:`loads` for input (``request.get_json`` is bounded too), orjson for output."""
-
-    def dumps(self, obj, **kwargs) -> str:
-        # A bare dumps (json_response, problem bodies) and jsonify's compact one: orjson, compact,
-        # UTF-8, keys in order, for a fraction of the stdlib's CPU (a tenth of a 50-entry board's).
-        # Any other argument (indent in debug, sort_keys from Jinja's tojson) goes to the stdlib
-        # unchanged, and so does what orjson refuses (an integer beyond 64 bits, a key that is not
-        # a string, a lone surrogate). Unlike the stdlib, NaN and infinities become null.
-        if kwargs.keys() - {"separators"} or kwargs.get("separators", _COMPACT) != _COMPACT \
-                or self.sort_keys or self.ensure_ascii:
-            return super().dumps(obj, **kwargs)
-        try:
-            return orjson.dumps(obj, default=self.default, option=_FLASK_TYPES).decode()
-        except TypeError:
-            return super().dumps(obj, separators=_COMPACT)
-
-    def loads(self, s, **kwargs):
-        return loads(s)
