@@ -9,7 +9,7 @@ SERVE_STAMP := $(VENV)/.serving-$(HASH)
 NPM_STAMP := contract/node_modules/.installed-$(shell sha1sum contract/package-lock.json | cut -c1-12)
 AXE := node_modules/axe-core/axe.min.js
 
-.PHONY: serve test lint openapi contract bench clean stack stack-down
+.PHONY: serve test quick lint openapi contract bench clean stack stack-down
 
 # What serving needs and nothing more (no test or bench extras).
 $(SERVE_STAMP): pyproject.toml
@@ -40,11 +40,18 @@ $(AXE): package.json package-lock.json
 contract: $(NPM_STAMP)  ## install the contract checks' npm tools (contract/package-lock.json)
 
 test: $(STAMP) $(NPM_STAMP) $(AXE)  ## set up and run the whole suite (SQLite and PostgreSQL, contract checks)
-	$(BIN)/ruff check service tests bench deploy
+	$(BIN)/ruff check service tests bench deploy harness
 	$(BIN)/pytest
 
+# The quick loop while developing (under a minute): engine, store, use cases and API on SQLite,
+# without the slow, browser, fault and PostgreSQL tests (their markers: tests/conftest.py).
+QUICK_TESTS ?= tests/engine tests/store tests/usecases tests/api tests/structure
+quick: $(STAMP)  ## the quick loop: engine, store, use cases and API on SQLite; not slow, browser or faults
+	TEST_DATABASES=sqlite $(BIN)/pytest -q -m "not slow and not browser and not faults and not postgresql" \
+		$(QUICK_TESTS)
+
 lint: $(STAMP)
-	$(BIN)/ruff check service tests bench deploy
+	$(BIN)/ruff check service tests bench deploy harness
 
 # The production shape locally: nginx on STACK_PORT in front of two app instances (gunicorn
 # masters on STACK_PORT+1 and +2) on PostgreSQL and Redis; deploy/stack.py, docs/DEPLOYMENT.md.
