@@ -70,13 +70,13 @@ stack-down:  ## stop everything `make stack` started
 openapi: $(STAMP)  ## regenerate the checked-in openapi.yaml from the code
 	$(BIN)/flask --app service openapi-yaml openapi.yaml
 
-bench: $(STAMP)  ## the benchmarks that print ratios (engine, API vs its floor, solver, leaderboards)
-	$(BIN)/python bench/engine.py --quick
-	$(BIN)/python bench/api.py
-	$(BIN)/python bench/api.py --proxy --databases postgresql --quick
-	$(BIN)/python bench/capacity.py
-	$(BIN)/python bench/solver.py --deals 200
-	$(BIN)/python bench/leaderboard.py --games 100000
+bench: $(STAMP)  ## the benchmarks that print ratios (engine, API vs its floor, solver, leaderboards): bench/README.md
+	$(BIN)/python bench/engine --quick
+	$(BIN)/python bench/api
+	$(BIN)/python bench/api --proxy --databases postgresql --quick
+	$(BIN)/python bench/capacity
+	$(BIN)/python bench/solver --deals 200
+	$(BIN)/python bench/leaderboard --games 100000
 
 clean:
 	rm -rf $(VENV) node_modules instance .pytest_cache .hypothesis contract/node_modules .stack

@@ -41,10 +41,18 @@ def wait_for(port: int, path: str, timeout: float = 30.0, process: subprocess.Po
         if process is not None and process.poll() is not None:
             raise RuntimeError(f"the server for port {port} exited with {process.returncode}")
         with contextlib.suppress(OSError, http.client.HTTPException):
-            if status is None or get(port, path) == status:
+            answered = get(port, path)
+            if status is None or answered == status:
                 return
         time.sleep(0.1)
     raise RuntimeError(f"no answer from {path} on port {port} within {timeout:.0f} s")
+
+
+def migrate(url: str, cwd: Path = ROOT) -> None:
+    """The service's migrations (``flask db upgrade``) on the database of ``url``, from the checkout at ``cwd``."""
+    subprocess.run([sys.executable, "-m", "flask", "--app", "service", "db", "upgrade"], cwd=cwd,
+                   env={**os.environ, "DATABASE_URL": url, "RATELIMIT_ENABLED": "0"}, check=True, capture_output=True,
+                   timeout=300)
 
 
 def children(pid: int) -> list[int]:

@@ -22,7 +22,7 @@ def from_environment() -> dict:
         # CPU milliseconds of the request's thread, not wall time: a loaded machine must not
         # turn into longer searches.
         "SOLVER_HINT_BUDGET_MS": _int("SOLVER_HINT_BUDGET_MS", 300),
-        # Positions a hint may meet. Measured at this cap (python bench/solver.py --hint-memory 3):
+        # Positions a hint may meet. Measured at this cap (python bench/solver --hint-memory 3):
         # up to 7 MiB of tables (max RSS +1-7 MiB) in draw 1, 9-13 MiB (RSS +6-14 MiB) in draw 3.
         "SOLVER_HINT_MAX_NODES": _int("SOLVER_HINT_MAX_NODES", 1_200_000),
         # Bytes (MiB) the tables of one solver run (hint or winnable deal) may hold, all its

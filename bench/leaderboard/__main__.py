@@ -4,7 +4,7 @@ Creates a scratch PostgreSQL database, migrates it, loads ``--games`` won games
 (default 1,000,000; plus 10 % still being played, which the partial indexes leave
 out) with one ``INSERT … SELECT generate_series`` each for players and games, then
 serves it twice under the same ``gunicorn.conf.py`` (2 workers x 4 threads): the
-service, and ``bench/leaderboard_floor.py``, a bare Flask app that runs the same
+service, and ``bench/floors/leaderboard_floor.py``, a bare Flask app that runs the same
 SQL text (the board's ETag statement, then the page) with psycopg and builds the
 same JSON. Alternating rounds, 8 keep-alive clients (reconnecting every 50
 requests so that both workers get a share), medians of the round-pair ratios:
@@ -22,12 +22,12 @@ requests so that both workers get a share), medians of the round-pair ratios:
 
 Each game's ``line`` is one of a few real winning lines found by the solver; the
 codes are random (so the lines do not replay their codes: speed only). Prints
-each case's req/s, p50 and p99 on both sides. Servers listen on 127.0.0.1 ports
-18160-18161 and are stopped at the end; the scratch database is dropped unless
+each case's req/s, p50 and p99 on both sides. Servers listen on free ports of
+127.0.0.1 and are stopped at the end; the scratch database is dropped unless
 ``--keep`` (``--url`` measures a kept one again, without loading)::
 
-    python bench/leaderboard.py                      # 1,000,000 games, 3 rounds of 5 s
-    python bench/leaderboard.py --games 100000 --rounds 2 --duration 3
+    python bench/leaderboard                      # 1,000,000 games, 3 rounds of 5 s
+    python bench/leaderboard --games 100000 --rounds 2 --duration 3
 """
 
 from __future__ import annotations
@@ -37,9 +37,7 @@ import contextlib
 import http.client
 import json
 import os
-import signal
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -47,19 +45,21 @@ import uuid
 from pathlib import Path
 from urllib.parse import quote
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
 import psycopg  # noqa: E402
-from api_load import Result  # noqa: E402
 
+from bench.drivers.api_load import Result  # noqa: E402
+from harness.ports import free_port  # noqa: E402
+from harness.servers import AppServer, migrate  # noqa: E402
 from service.engine import Game, GameCode  # noqa: E402
 
-PORTS = {"service": 18160, "floor": 18161}
+#: Each side's port (free ones, taken at start).
+PORTS: dict[str, int] = {}
 APPS = {
     "service": ["service:create_app()"],
-    "floor": ["--pythonpath", str(ROOT / "bench"), "leaderboard_floor:create_app()"],
+    "floor": ["--pythonpath", str(ROOT / "bench" / "floors"), "leaderboard_floor:create_app()"],
 }
 LINE_DEALS = 6  # distinct real winning lines
 STREAM_ROWS = 100_000  # entries per NDJSON stream of the export: the service's most
@@ -79,12 +79,6 @@ def create_database(admin_url: str, prefix: str) -> tuple[str, str]:
 def drop_database(admin_url: str, name: str) -> None:
     with psycopg.connect(admin_url, autocommit=True) as connection:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def migrate(url: str) -> None:
-    env = {**os.environ, "DATABASE_URL": sqlalchemy_url(url)}
-    subprocess.run([sys.executable, "-m", "flask", "--app", "service", "db", "upgrade"], cwd=ROOT, env=env,
-                   check=True, capture_output=True)
 
 
 def sqlalchemy_url(url: str) -> str:
@@ -169,10 +163,8 @@ def positions(url: str, daily: str) -> dict:
 # -- servers and load ----------------------------------------------------------------------
 
 
-def start(app: str, url: str, args) -> subprocess.Popen:
-    env = {**os.environ, "DATABASE_URL": sqlalchemy_url(url), "BIND": f"127.0.0.1:{PORTS[app]}",
-           "RATELIMIT_DEFAULT": "100000000 per minute"}
-    env.pop("ACCESS_LOG", None)
+def start(app: str, url: str, args) -> AppServer:
+    env = {"DATABASE_URL": sqlalchemy_url(url), "RATELIMIT_DEFAULT": "100000000 per minute", "ACCESS_LOG": ""}
     command = APPS[app]
     if args.no_rate_limit:
         env["RATELIMIT_ENABLED"] = "0"
@@ -183,32 +175,9 @@ def start(app: str, url: str, args) -> subprocess.Popen:
         if app == "service":
             command = ["service:create_app({'SQLALCHEMY_ENGINE_OPTIONS': "
                        "{'pool_pre_ping': True, 'hide_parameters': True}})"]
-    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", *command],
-                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               start_new_session=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"{app}: gunicorn exited with {process.returncode}: {process.stderr.read()[-2000:]}")
-        with contextlib.suppress(OSError):
-            conn = http.client.HTTPConnection("127.0.0.1", PORTS[app], timeout=2)
-            conn.request("GET", "/healthz")
-            conn.getresponse().read()
-            conn.close()
-            return process
-        time.sleep(0.2)
-    stop(process)
-    raise RuntimeError(f"{app}: no answer on port {PORTS[app]}")
-
-
-def stop(process: subprocess.Popen) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(15)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+    PORTS[app] = PORTS.get(app) or free_port()
+    *options, target = command
+    return AppServer(env, port=PORTS[app], app=target, options=tuple(options)).start(timeout=60)
 
 
 def get(conn: http.client.HTTPConnection, path: str, headers: dict) -> tuple[int, bytes, dict]:
@@ -387,14 +356,14 @@ def run(url: str, args, daily: str) -> None:
         exports: dict[str, list[dict]] = {app: [] for app in APPS}
         for number in range(args.export_rounds):  # 0: no export
             for app in (list(APPS) if number % 2 == 0 else list(APPS)[::-1]):
-                outcome = export(PORTS[app], processes[app].pid)
+                outcome = export(PORTS[app], processes[app].process.pid)
                 exports[app].append(outcome)
                 print(f"  {app:8} {outcome['rows']:,} rows in {outcome['streams']} streams, "
                       f"{outcome['seconds']:.1f} s: {outcome['rate']:,.0f} rows/s, "
                       f"worker RSS growth {outcome['growth_mb']:.1f} MB", flush=True)
     finally:
-        for process in processes.values():
-            stop(process)
+        for server in processes.values():
+            server.stop()
     print("\nratios (target)")
     for label, result in results.items():
         verdict = "ok" if result["ratio"] >= 0.7 else "BELOW TARGET"
@@ -438,7 +407,7 @@ def main() -> None:
     name, url = create_database(args.admin_url, args.database_prefix)
     print(f"scratch database {name}", flush=True)
     try:
-        migrate(url)
+        migrate(sqlalchemy_url(url))
         lines = winning_lines(LINE_DEALS)
         print(f"{len(lines)} real winning lines, {min(map(len, lines))}-{max(map(len, lines))} characters",
               flush=True)

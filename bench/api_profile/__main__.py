@@ -1,13 +1,13 @@
 """Where the service's CPU goes under load: py-spy on both gunicorn workers, by layer.
 
-Starts the service (this checkout, or ``--checkout DIR``) as bench/api.py does, on a
-scratch database, drives it with bench/api_load.py (actions, or ``--read`` GETs), records
+Starts the service (this checkout, or ``--checkout DIR``) as bench/api does, on a
+scratch database, drives it with bench/drivers/api_load.py (actions, or ``--read`` GETs), records
 both workers with ``py-spy record --gil`` and prints the share of the samples spent in
 each layer (a sample counts for the innermost frame of a known layer) and the top
 functions by own time::
 
-    python bench/api_profile.py --database sqlite --seconds 15
-    python bench/api_profile.py --database postgresql --read ""          # GET /v1/games/{id}
+    python bench/api_profile --database sqlite --seconds 15
+    python bench/api_profile --database postgresql --read ""          # GET /v1/games/{id}
 
 Needs py-spy (the bench extra) and the right to ptrace the workers.
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import shutil
 import subprocess
 import sys
@@ -23,15 +24,18 @@ import tempfile
 import threading
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
 
-import api  # noqa: E402
-import api_load  # noqa: E402
+from bench.drivers import api_load  # noqa: E402
+from harness.postgres import scratch_database  # noqa: E402
+from harness.servers import AppServer, migrate  # noqa: E402
 
 #: Layers by the file their code is in (as py-spy names it), most specific first.
 LAYERS = [
     ("engine", ("service/engine/",)), ("service store", ("service/store/",)),
-    ("rate limits", ("service/api/limits", "limits/")), ("service api", ("service/api/",)),
+    ("rate limits", ("service/api/rate_limits", "service/api/memory_counters", "limits/")),
+    ("use cases", ("service/usecases/",)), ("service api", ("service/api/",)),
     ("service other", ("service/",)), ("SQLAlchemy", ("sqlalchemy/", "flask_sqlalchemy/")),
     ("psycopg", ("psycopg",)), ("sqlite3", ("sqlite3/",)), ("JSON", ("json/", "orjson")),
     ("marshmallow + webargs + flask-smorest", ("marshmallow/", "webargs/", "flask_smorest/")),
@@ -76,6 +80,17 @@ def summarize(collapsed: list[str], top: int) -> str:
     return "\n".join(lines)
 
 
+@contextlib.contextmanager
+def _scratch(kind: str):
+    """An empty database of ``kind``, removed afterwards."""
+    if kind == "postgresql":
+        with scratch_database("bench_profile") as url:
+            yield url
+        return
+    with tempfile.TemporaryDirectory(prefix="bench-profile-") as tmp:
+        yield f"sqlite:///{tmp}/profile.db"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
@@ -85,14 +100,11 @@ def main() -> None:
     parser.add_argument("--rate", type=int, default=200, help="py-spy samples per second")
     parser.add_argument("--top", type=int, default=15)
     args = parser.parse_args()
-    if args.checkout:
-        api.CHECKOUTS["service"] = args.checkout.resolve()
-    api.APPS.clear()
-    api.APPS["service"] = ["service:create_app()"]
-    with api.scratch_databases(args.database) as urls:
-        api.migrate(urls)
-        port = api.free_port()
-        process = api.start("service", urls["service"], port, rate_limits=False)
+    checkout = args.checkout.resolve() if args.checkout else ROOT
+    with _scratch(args.database) as url:
+        migrate(url, cwd=checkout)
+        server = AppServer({"DATABASE_URL": url, "RATELIMIT_ENABLED": "0", "ACCESS_LOG": ""}, cwd=checkout).start()
+        port, process = server.port, server.process
         try:
             games = api_load.create_games(port, 8)
             api_load.run(port, games, 8, duration=1.0)
@@ -112,7 +124,7 @@ def main() -> None:
                 collapsed = [line for pid in workers for line in Path(f"{tmp}/{pid}.txt").read_text().splitlines()]
             print(summarize(collapsed, args.top))
         finally:
-            api.stop(process)
+            server.stop()
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""A bounded load generator for the game API (the service or a floor of bench/api.py).
+"""A bounded load generator for the game API (the service or a floor of bench/api).
 
 C client threads play G games on 127.0.0.1: each loops draw, draw, …, recycle on
 its own game, so every action stays legal, over a keep-alive connection that it
@@ -6,7 +6,7 @@ drops every ``--reconnect`` requests so that gunicorn's workers share the load.
 The run stops after ``--requests`` answers or ``--duration`` seconds, whichever
 comes first, and prints req/s and p50/p90/p99 latency::
 
-    python bench/api_load.py --port 8000 --clients 8 --games 8 --duration 10
+    python bench/drivers/api_load.py --port 8000 --clients 8 --games 8 --duration 10
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ class Result:
     seconds: float = 0.0
     latencies: list[float] = field(default_factory=list)
     statuses: dict[int, int] = field(default_factory=dict)
-    #: CPU seconds the server's workers spent meanwhile (set by bench/api.py; 0: not measured)
+    #: CPU seconds the server's workers spent meanwhile (set by bench/api; 0: not measured)
     server_cpu: float = 0.0
 
     @property

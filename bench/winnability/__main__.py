@@ -1,15 +1,16 @@
 """The winnability of Solitaire Réfléchi: N random deals per draw mode classified with a long budget.
 
-    python bench/winnability.py                          # 10,000 deals per mode, 60 s CPU each
-    python bench/winnability.py --summary                # print the table of the results so far
-    nice -n 19 python bench/winnability.py --processes 2  # the published run (resumable)
-    python bench/winnability.py --recheck-unresolved --budget 240 --memory-mb 6144 --processes 2
-                                                         # its second pass over the unresolved deals
+    python bench/winnability                          # 10,000 deals per mode, 60 s CPU each
+    python bench/winnability --summary                # print the table of the results so far
+    nice -n 19 python bench/winnability --processes 2  # the published run (resumable)
+    python bench/winnability --recheck-unresolved --budget 240 --memory-mb 6144 --processes 2
+                                                      # its second pass over the unresolved deals
 
 Deals are the first N numbers drawn from ``random.Random(seed)``; each deal is
 classified in draw 1, then in draw 3.  Every result is appended at once as one
-JSON line to ``--out`` (default ``bench/winnability/seed17.jsonl``), so the
-run can be stopped at any time: a restart skips the (deal, draw) pairs already
+JSON line to ``--out`` (default ``bench/data/winnability/seed17.jsonl``: the
+published run, kept as data; another experiment writes under ``bench/results/``),
+so the run can be stopped at any time: a restart skips the (deal, draw) pairs already
 in the file and goes on.  A file holds one seed and one budget (a mismatch is
 refused), so its table is one experiment.
 
@@ -43,7 +44,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import click  # noqa: E402
 
@@ -51,7 +52,7 @@ from service.engine import Game, GameCode  # noqa: E402
 from service.engine.deal import DEAL_COUNT  # noqa: E402
 from service.solver import solve  # noqa: E402
 
-DEFAULT_OUT = Path(__file__).resolve().parent / "winnability" / "seed17.jsonl"
+DEFAULT_OUT = Path(__file__).resolve().parents[1] / "data" / "winnability" / "seed17.jsonl"
 VERDICTS = ("winnable", "unwinnable", "unknown")
 Z95 = 1.959964
 

@@ -1,15 +1,15 @@
 """The floor of this stack: the database work of one action and nothing else.
 
 A minimal Flask + SQLAlchemy app with the service's endpoint shape, so one load
-generator (``bench/api_load.py``) drives both. An action locks the game row
+generator (``bench/drivers/api_load.py``) drives both. An action locks the game row
 (``BEGIN IMMEDIATE`` behind a per-process lock on SQLite, ``SELECT … FOR UPDATE``
 on PostgreSQL), changes its JSON state, appends one history row and commits.
 No validation, no rules engine, no tokens checked beyond presence.
 
 Serve it like the service::
 
-    python bench/baseline_app.py --init URL          # create its two tables once
-    DATABASE_URL=URL gunicorn -c gunicorn.conf.py --pythonpath bench 'baseline_app:create_app()'
+    python bench/floors/flask_sqlalchemy_floor.py --init URL   # create its two tables once
+    DATABASE_URL=URL gunicorn -c gunicorn.conf.py --pythonpath bench/floors 'flask_sqlalchemy_floor:create_app()'
 """
 
 from __future__ import annotations
@@ -156,7 +156,7 @@ def create_app() -> Flask:
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] != "--init":
-        sys.exit("usage: baseline_app.py --init DATABASE_URL")
+        sys.exit("usage: flask_sqlalchemy_floor.py --init DATABASE_URL")
     engine = make_engine(sys.argv[2])
     metadata.create_all(engine)
     engine.dispose()

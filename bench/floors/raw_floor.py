@@ -16,12 +16,12 @@ migrations (same tables, same indexes) and does what the service must do for
 
 ``GET /v1/games/{id}`` reads the row and answers the game view. ``POST /v1/games``
 deals a shuffled game (not the service's deal: the floor never replays one), so that
-``bench/api_load.py`` drives both alike. bench/api.py checks that the answers have
+``bench/drivers/api_load.py`` drives both alike. bench/api checks that the answers have
 the same size and keys as the service's::
 
-    DATABASE_URL=URL gunicorn -c gunicorn.conf.py --pythonpath bench 'raw_floor:create_app()'
+    DATABASE_URL=URL gunicorn -c gunicorn.conf.py --pythonpath bench/floors 'raw_floor:create_app()'
 
-``create_flask_app()`` puts the same callable behind a bare Flask app (``bench/api.py
+``create_flask_app()`` puts the same callable behind a bare Flask app (``bench/api
 --flask-floor``): what Flask's routing, request context and response cost alone.
 """
 

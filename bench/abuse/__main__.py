@@ -26,9 +26,9 @@ Two modes, run one after the other and printed side by side at the end:
   both gunicorn masters and their workers; not PostgreSQL or Redis), split into
   nginx's and the apps' parts. nginx sees each loopback source address as a client::
 
-    python bench/abuse.py                           # direct on SQLite, then the stack; 30 s per flood
-    python bench/abuse.py --databases postgresql --seconds 15
-    python bench/abuse.py --modes direct --redis redis://127.0.0.1:6379/2   # the solver cache in Redis
+    python bench/abuse                           # direct on SQLite, then the stack; 30 s per flood
+    python bench/abuse --databases postgresql --seconds 15
+    python bench/abuse --modes direct --redis redis://127.0.0.1:6379/2   # the solver cache in Redis
 
 Ports: ``--port`` (18107) for direct, ``--stack-port`` (18110) and the next two for the
 stack. Always exits 0: a report, not a test.
@@ -48,21 +48,18 @@ import sys
 import tempfile
 import threading
 import time
-import uuid
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
 
-from api import postgres_reachable, scratch_databases, stop, wait_ready  # noqa: E402
-
-sys.path.insert(0, str(ROOT / "deploy"))
-import stack  # noqa: E402
+from harness.nginx import stack  # noqa: E402
+from harness.postgres import reachable, scratch_database  # noqa: E402
+from harness.redis import RedisKeys  # noqa: E402
+from harness.servers import AppServer, children, cpu_seconds  # noqa: E402
 
 HARD = "TF1-D1N-KVKIMQT"  # the complete search hits the 1.2 M-position cap on it
-TICK = os.sysconf("SC_CLK_TCK")
-PORT = 18107
 ATTACKERS = {"hint": "127.0.0.11", "winnable": "127.0.0.12", "draw-undo-hint": "127.0.0.13"}
 
 
@@ -101,12 +98,7 @@ class Client:
 
 def server_cpu(master: int) -> float:
     """CPU seconds used so far by a master process (gunicorn, nginx) and its children."""
-    total = 0.0
-    for pid in [master, *_children(master)]:
-        with contextlib.suppress(OSError):
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / TICK
-    return total
+    return sum(cpu_seconds(pid) for pid in [master, *children(master)])
 
 
 def stack_cpu(run_dir: Path) -> dict[str, float]:
@@ -117,12 +109,15 @@ def stack_cpu(run_dir: Path) -> dict[str, float]:
     return used
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        with contextlib.suppress(OSError):
-            found += [int(child) for child in (task / "children").read_text().split()]
-    return found
+@contextlib.contextmanager
+def scratch(kind: str):
+    """An empty database of ``kind``, removed afterwards."""
+    if kind == "postgresql":
+        with scratch_database("bench_abuse") as url:
+            yield url
+        return
+    with tempfile.TemporaryDirectory(prefix="bench-abuse-") as tmp:
+        yield f"sqlite:///{tmp}/abuse.db"
 
 
 def new_game(client: Client, body: dict) -> tuple[str, dict]:
@@ -244,27 +239,20 @@ def floods(label: str, port: int, cpu, args) -> dict[str, dict]:
 
 def run_direct(kind_db: str, args) -> dict[str, dict]:
     """The app alone under gunicorn (``make serve``): only its own limits stand."""
-    with scratch_databases(kind_db) as urls:
-        env = {**os.environ, "DATABASE_URL": urls["service"], "BIND": f"127.0.0.1:{args.port}",
-               **({"REDIS_URL": args.redis} if args.redis else {})}
-        env.pop("ACCESS_LOG", None)
-        fill_pool(env, args.pool)
-        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "service:create_app()"],
-                                   cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                   start_new_session=True)
-        try:
-            wait_ready(args.port, "/healthz", process)
-            return floods(f"direct {kind_db}", args.port, lambda: {"server": server_cpu(process.pid)}, args)
-        finally:
-            stop(process)
+    with scratch(kind_db) as url:
+        env = {"DATABASE_URL": url, "ACCESS_LOG": "", **({"REDIS_URL": args.redis} if args.redis else {})}
+        fill_pool({**os.environ, **env}, args.pool)
+        with AppServer(env, port=args.port) as server:
+            return floods(f"direct {kind_db}", server.port, lambda: {"server": server_cpu(server.process.pid)}, args)
 
 
 def run_stack(args) -> dict[str, dict]:
     """nginx in front of two gunicorn masters (deploy/stack.py), with its rate limits, on PostgreSQL."""
-    with scratch_databases("postgresql") as urls, tempfile.TemporaryDirectory(prefix="bench-abuse-") as run_dir:
+    with scratch_database("bench_abuse") as url, tempfile.TemporaryDirectory(prefix="bench-abuse-") as run_dir, \
+            RedisKeys("bench-abuse", args.stack_redis) as keys:
         settings = stack.StackSettings(
-            port=args.stack_port, run_dir=Path(run_dir), database_url=urls["service"], redis_url=args.stack_redis,
-            environment={"RATELIMIT_KEY_PREFIX": f"bench-abuse-{uuid.uuid4().hex[:8]}"})
+            port=args.stack_port, run_dir=Path(run_dir), database_url=url, redis_url=args.stack_redis,
+            environment={"RATELIMIT_KEY_PREFIX": keys.prefix})
         fill_pool({**os.environ, **settings.environment, "DATABASE_URL": settings.database_url}, args.pool)
         stack.up(settings)
         try:
@@ -301,7 +289,7 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=200, help="winnable draw-1 deals put in the pool first")
     parser.add_argument("--redis", default=None, help="direct mode: REDIS_URL for the solver cache (database 2)")
     parser.add_argument("--modes", default="direct,stack", help="direct (gunicorn alone), stack (nginx + 2 apps)")
-    parser.add_argument("--port", type=int, default=PORT, help="direct mode's gunicorn")
+    parser.add_argument("--port", type=int, default=None, help="direct mode's gunicorn (default: a free port)")
     parser.add_argument("--stack-port", type=int, default=18110, help="the stack's nginx; its apps on the next two")
     parser.add_argument("--stack-redis", default="redis://127.0.0.1:6379/7",
                         help="the stack's limits and solver cache (a key prefix of its own)")
@@ -310,7 +298,7 @@ def main() -> None:
     results: dict[str, dict] = {}
     if "direct" in modes:
         for kind in (name.strip() for name in args.databases.split(",")):
-            if kind == "postgresql" and not postgres_reachable():
+            if kind == "postgresql" and reachable() is not None:
                 print("postgresql: unreachable, skipped")
                 continue
             results[f"direct {kind}"] = run_direct(kind, args)
@@ -320,7 +308,7 @@ def main() -> None:
         except RuntimeError as error:
             print(f"stack: {error}, skipped")
         else:
-            if postgres_reachable():
+            if reachable() is None:
                 results["stack postgresql"] = run_stack(args)
             else:
                 print("stack: postgresql unreachable, skipped")

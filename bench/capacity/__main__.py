@@ -2,13 +2,13 @@
 
 Starts the service under ``gunicorn.conf.py`` on a scratch PostgreSQL database with its
 rate limits counted in Redis (``--redis``, database 1 by default, a key prefix of its
-own), drives it with ``bench/api_load.py`` and reads, around each run, the CPU time of
+own), drives it with ``bench/drivers/api_load.py`` and reads, around each run, the CPU time of
 the gunicorn processes and of this database's PostgreSQL backends (``/proc``), Redis's
 own CPU counters (``INFO cpu``; the whole server: an upper bound of our share). Prints
 actions per CPU-second of each part, i.e. the actions/s one core of it sustains, and
 the ratio of 8 clients on one game (one lock, serialized) to 8 clients on 8 games::
 
-    python bench/capacity.py --rounds 3 --duration 6
+    python bench/capacity --rounds 3 --duration 6
 
 Ratios and per-CPU-second figures, not absolute req/s: the load generator shares the
 machine. Always exits 0: a report, not a test.
@@ -20,23 +20,15 @@ import argparse
 import os
 import statistics
 import sys
-import uuid
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
 
-import api  # noqa: E402
-import api_load  # noqa: E402
-
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def _cpu_seconds(pid: int) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+from bench.drivers import api_load  # noqa: E402
+from harness.postgres import POSTGRES_URL, reachable, scratch_database  # noqa: E402
+from harness.redis import RedisKeys  # noqa: E402
+from harness.servers import AppServer, cpu_seconds, migrate  # noqa: E402
 
 
 def _children(pid: int) -> list[int]:
@@ -50,7 +42,7 @@ def _children(pid: int) -> list[int]:
 
 
 def app_cpu(master: int) -> float:
-    return _cpu_seconds(master) + sum(_cpu_seconds(child) for child in _children(master))
+    return cpu_seconds(master) + sum(cpu_seconds(child) for child in _children(master))
 
 
 class Probe:
@@ -62,7 +54,7 @@ class Probe:
 
         self.master = master
         self.name = url.rsplit("/", 1)[1]
-        self.admin = sa.create_engine(api.POSTGRES_ADMIN, isolation_level="AUTOCOMMIT")
+        self.admin = sa.create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
         self.redis = redis.Redis.from_url(redis_url)
         self.sa = sa
 
@@ -71,7 +63,7 @@ class Probe:
             backends = connection.execute(self.sa.text(
                 "SELECT pid FROM pg_stat_activity WHERE datname = :n"), {"n": self.name}).scalars().all()
         cpu = self.redis.info("cpu")
-        return {"app": app_cpu(self.master), "backends": {pid: _cpu_seconds(pid) for pid in backends},
+        return {"app": app_cpu(self.master), "backends": {pid: cpu_seconds(pid) for pid in backends},
                 "redis": cpu["used_cpu_sys"] + cpu["used_cpu_user"]}
 
     @staticmethod
@@ -98,17 +90,18 @@ def main() -> None:
     parser.add_argument("--reconnect", type=int, default=50)
     parser.add_argument("--redis", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/1"))
     args = parser.parse_args()
-    if not api.postgres_reachable():
-        print("PostgreSQL unreachable: nothing to measure")
+    unreachable = reachable()
+    if unreachable:
+        print(f"{unreachable}: nothing to measure")
         return
-    with api.scratch_databases("postgresql") as urls:
-        api.migrate(urls)
-        port = api.free_port()
-        os.environ.update({"RATELIMIT_STORAGE_URI": args.redis,
-                           "RATELIMIT_KEY_PREFIX": f"bench-capacity-{uuid.uuid4().hex[:8]}"})
-        process = api.start("service", urls["service"], port)
+    with scratch_database("bench_capacity") as url, RedisKeys("bench-capacity", args.redis) as keys:
+        migrate(url)
+        server = AppServer({"DATABASE_URL": url, "RATELIMIT_STORAGE_URI": args.redis,
+                            "RATELIMIT_KEY_PREFIX": keys.prefix, "RATELIMIT_DEFAULT": "1000000 per minute",
+                            "RATELIMIT_WRITE": "1000000 per minute", "ACCESS_LOG": ""}).start()
+        port = server.port
         try:
-            probe = Probe(process.pid, urls["service"], args.redis)
+            probe = Probe(server.process.pid, url, args.redis)
             spread = api_load.create_games(port, args.clients)
             single = api_load.create_games(port, 1)
             api_load.run(port, spread, args.clients, duration=1.0)
@@ -123,7 +116,7 @@ def main() -> None:
                           f"p50 {run['p50']:.1f} ms, p99 {run['p99']:.1f} ms", flush=True)
             probe.admin.dispose()
         finally:
-            api.stop(process)
+            server.stop()
     print()
     spread_runs = runs["8 games"]
     answers = sum(r["answers"] for r in spread_runs)

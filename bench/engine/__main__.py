@@ -9,7 +9,7 @@
     (target: long / short <= 1.2).
 
 Measurements alternate, use this process's CPU time, and the medians of several
-rounds are reported, so that noise from other processes hits every side alike. Run ``python bench/engine.py``
+rounds are reported, so that noise from other processes hits every side alike. Run ``python bench/engine``
 (``--quick`` for a short run). Always exits 0.
 """
 
@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from service.engine import Action, Game, GameCode  # noqa: E402
 

@@ -4,25 +4,25 @@ Starts, with the same ``gunicorn.conf.py`` on free ports, each on its own scratc
 database:
 
 * ``service``: the service;
-* ``raw``: ``bench/raw_floor.py``, a plain WSGI callable on sqlite3 / psycopg 3 doing
+* ``raw``: ``bench/floors/raw_floor.py``, a plain WSGI callable on sqlite3 / psycopg 3 doing
   the service's database work per action (token check, locked row, same UPDATE and
   INSERT, commit, an answer of the same size) and nothing else; the target floor;
 * ``raw-bis``: the same raw floor again, on a database of its own: raw-bis/raw shows
   the bench's own noise;
-* ``flask``: ``bench/baseline_app.py``, the same work on Flask + SQLAlchemy (the old floor).
+* ``flask``: ``bench/floors/flask_sqlalchemy_floor.py``, the same work on Flask + SQLAlchemy (the old floor).
 
-It drives them in alternating rounds with ``bench/api_load.py`` (8 keep-alive clients
+It drives them in alternating rounds with ``bench/drivers/api_load.py`` (8 keep-alive clients
 on 8 games): actions (draw/recycle), then reads (``GET /v1/games/{id}`` of each, and
 the service's ``/legal-moves`` against the raw floor's GET). Prints req/s and latency
 of each and, per pair of rounds, the ratios that matter, as median (min-max).
 Targets: service/raw >= 0.6 on SQLite, >= 0.8 on PostgreSQL; service p99 <= 3 x p50::
 
-    python bench/api.py                 # both databases, 5 rounds of 5 s each
-    python bench/api.py --quick         # 2 rounds of 3 s
-    python bench/api.py --databases sqlite --rounds 7 --workloads actions
-    python bench/api.py --proxy         # the service through nginx against direct (deploy/)
-    python bench/api.py --versus ../before   # and the service of another checkout: a change's effect
-    python bench/api.py --flask-floor        # and the raw floor behind a bare Flask app: Flask's own cost
+    python bench/api                 # both databases, 5 rounds of 5 s each
+    python bench/api --quick         # 2 rounds of 3 s
+    python bench/api --databases sqlite --rounds 7 --workloads actions
+    python bench/api --proxy         # the service through nginx against direct (deploy/)
+    python bench/api --versus ../before   # and the service of another checkout: a change's effect
+    python bench/api --flask-floor        # and the raw floor behind a bare Flask app: Flask's own cost
 
 ``--proxy`` measures the front proxy's cost instead: one gunicorn running the service,
 nginx (deploy/nginx.conf.template) in front of it, the same games driven through nginx
@@ -43,29 +43,31 @@ import contextlib
 import http.client
 import json
 import os
-import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
-import uuid
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
 
-import api_load  # noqa: E402
+from bench.drivers import api_load  # noqa: E402
+from harness.nginx import Proxy  # noqa: E402
+from harness.ports import free_port, port_range  # noqa: E402
+from harness.postgres import POSTGRES_URL, reachable, scratch_database  # noqa: E402
+from harness.servers import AppServer, migrate  # noqa: E402
+
+FLOORS = str(ROOT / "bench" / "floors")
 
 #: Put before every scratch database's name: engineers sharing one server keep apart by it.
 DATABASE_PREFIX = os.environ.get("BENCH_DATABASE_PREFIX", "")
-POSTGRES_ADMIN = os.environ.get("BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
+POSTGRES_ADMIN = os.environ.get("BENCH_POSTGRES_URL", POSTGRES_URL)
 APPS = {
     "service": ["service:create_app()"],
-    "raw": ["--pythonpath", str(ROOT / "bench"), "raw_floor:create_app()"],
-    "raw-bis": ["--pythonpath", str(ROOT / "bench"), "raw_floor:create_app()"],
-    "flask": ["--pythonpath", str(ROOT / "bench"), "baseline_app:create_app()"],
+    "raw": ["--pythonpath", FLOORS, "raw_floor:create_app()"],
+    "raw-bis": ["--pythonpath", FLOORS, "raw_floor:create_app()"],
+    "flask": ["--pythonpath", FLOORS, "flask_sqlalchemy_floor:create_app()"],
 }
 #: Where an app other than from this checkout is served from (``--versus``).
 CHECKOUTS: dict[str, Path] = {}
@@ -81,123 +83,46 @@ READS = {"service": ("service", ""), "legal-moves": ("service", "/legal-moves"),
          "raw-bis": ("raw-bis", "")}
 
 
-_taken: set[int] = set()
-
-
-def free_port() -> int:
+def bench_port() -> int:
     """A free port of 127.0.0.1: any, or one of ``BENCH_PORTS`` (e.g. 18080-18099)."""
-    low, _, high = os.environ.get("BENCH_PORTS", "0-0").partition("-")
-    for port in range(int(low), int(high) + 1):
-        with socket.socket() as sock:
-            try:
-                sock.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            if port and port not in _taken:
-                _taken.add(port)
-                return port
-            if not port:
-                return sock.getsockname()[1]
-    raise RuntimeError(f"no free port in BENCH_PORTS={os.environ['BENCH_PORTS']}")
+    return free_port(port_range("BENCH_PORTS"))
 
 
-def wait_ready(port: int, path: str, process: subprocess.Popen, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"gunicorn exited with {process.returncode}")
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", path)
-            conn.getresponse().read()
-            conn.close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"no answer on port {port}")
-
-
-def start(app: str, url: str, port: int, rate_limits: bool = True) -> subprocess.Popen:
+def start(app: str, url: str, port: int, rate_limits: bool = True) -> AppServer:
     """gunicorn serving ``app`` on ``url``; ``rate_limits``: on with limits out of reach, else off."""
-    env = {**os.environ, "DATABASE_URL": url, "BIND": f"127.0.0.1:{port}",
-           "RATELIMIT_DEFAULT": "1000000 per minute", "RATELIMIT_WRITE": "1000000 per minute",
-           "RATELIMIT_ENABLED": "1" if rate_limits else "0"}
-    env.pop("ACCESS_LOG", None)
-    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", *APPS[app]],
-                               cwd=CHECKOUTS.get(app, ROOT), env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, start_new_session=True)
-    wait_ready(port, "/healthz" if app in ("service", "versus") else "/v1/games/none", process)
-    return process
-
-
-def workers_cpu(process: subprocess.Popen) -> float:
-    """CPU seconds (user + system) used so far by the gunicorn workers of ``process``."""
-    total = 0
-    children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
-    for pid in children:
-        with contextlib.suppress(OSError):
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / os.sysconf("SC_CLK_TCK")
-
-
-def stop(process: subprocess.Popen) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(15)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+    env = {"DATABASE_URL": url, "RATELIMIT_DEFAULT": "1000000 per minute", "RATELIMIT_WRITE": "1000000 per minute",
+           "RATELIMIT_ENABLED": "1" if rate_limits else "0", "ACCESS_LOG": ""}
+    *options, target = APPS[app]
+    service = app in ("service", "versus")
+    return AppServer(env, port=port, app=target, options=tuple(options), cwd=CHECKOUTS.get(app, ROOT),
+                     ready_path="/healthz" if service else "/v1/games/none",
+                     ready_status=200 if service else None).start()
 
 
 @contextlib.contextmanager
 def scratch_databases(kind: str):
-    """Two empty databases (service, floor), migrated; removed afterwards."""
+    """An empty database per app, migrated by migrate(); removed afterwards."""
     if kind == "sqlite":
         with tempfile.TemporaryDirectory(prefix="bench-api-") as tmp:
             yield {app: f"sqlite:///{tmp}/{app}.db" for app in APPS}
         return
-    import sqlalchemy as sa
-
-    admin = sa.create_engine(POSTGRES_ADMIN, isolation_level="AUTOCOMMIT")
-    names = {app: f"{DATABASE_PREFIX}bench_{app.replace('-', '_')}_{uuid.uuid4().hex[:8]}" for app in APPS}
-    with admin.connect() as connection:
-        for name in names.values():
-            connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    base = POSTGRES_ADMIN.rsplit("/", 1)[0]
-    try:
-        yield {app: f"{base}/{name}" for app, name in names.items()}
-    finally:
-        with admin.connect() as connection:
-            for name in names.values():
-                connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.dispose()
+    with contextlib.ExitStack() as stack:
+        yield {app: stack.enter_context(scratch_database(f"{DATABASE_PREFIX}bench_{app.replace('-', '_')}",
+                                                         POSTGRES_ADMIN)) for app in APPS}
 
 
-def migrate(urls: dict) -> None:
+def migrate_all(urls: dict) -> None:
     """The service's migrations on the service's and the raw floors' databases; the Flask floor's own tables."""
-    flask = [sys.executable, "-m", "flask", "--app", "service", "db", "upgrade"]
     for app in ("service", "versus", "raw", "raw-bis", "flask-raw"):
         if app in urls:
-            subprocess.run(flask, cwd=ROOT, env={**os.environ, "DATABASE_URL": urls[app]}, check=True,
-                           capture_output=True)
+            migrate(urls[app])
     if "flask" in urls:
-        subprocess.run([sys.executable, str(ROOT / "bench" / "baseline_app.py"), "--init", urls["flask"]],
-                       cwd=ROOT, check=True, capture_output=True)
+        subprocess.run([sys.executable, str(ROOT / "bench" / "floors" / "flask_sqlalchemy_floor.py"), "--init",
+                        urls["flask"]], cwd=ROOT, check=True, capture_output=True)
 
 
 def postgres_reachable() -> bool:
-    try:
-        import sqlalchemy as sa
-
-        engine = sa.create_engine(POSTGRES_ADMIN)
-        with engine.connect():
-            pass
-        engine.dispose()
-        return True
-    except Exception:
-        return False
+    return reachable(POSTGRES_ADMIN) is None
 
 
 def answer_shapes(port: int, read_path: str = "") -> dict:
@@ -246,13 +171,13 @@ def bench_database(kind: str, args) -> dict:
     apps = list(APPS) if "actions" in args.workloads else [app for app in APPS if app != "flask"]
     with scratch_databases(kind) as urls:
         urls = {app: urls[app] for app in apps}
-        migrate(urls)
-        ports = {app: free_port() for app in apps}
-        processes = {}
+        migrate_all(urls)
+        ports = {app: bench_port() for app in apps}
+        servers: dict[str, AppServer] = {}
         results = {}
         try:
             for app in apps:
-                processes[app] = start(app, urls[app], ports[app], rate_limits=args.rate_limits)
+                servers[app] = start(app, urls[app], ports[app], rate_limits=args.rate_limits)
             check_raw_floor(ports)
             games = {app: api_load.create_games(ports[app], max(args.games, args.clients)) for app in apps}
             for app in apps:  # warm up: imports, pools, SQLite WAL
@@ -260,10 +185,10 @@ def bench_database(kind: str, args) -> dict:
 
             def load(app: str, read: str | None = None):
                 def one_round() -> api_load.Result:
-                    before = workers_cpu(processes[app])
+                    before = servers[app].workers_cpu()
                     result = api_load.run(ports[app], games[app], args.clients, duration=args.duration,
                                           reconnect=args.reconnect, read=read)
-                    result.server_cpu = workers_cpu(processes[app]) - before
+                    result.server_cpu = servers[app].workers_cpu() - before
                     return result
 
                 return one_round
@@ -276,8 +201,8 @@ def bench_database(kind: str, args) -> dict:
                                    f"{kind} reads")
                 results["reads"] = summarize(rounds, RATIOS["reads"])
         finally:
-            for process in processes.values():
-                stop(process)
+            for server in servers.values():
+                server.stop()
     return results
 
 
@@ -307,23 +232,17 @@ def summarize(rounds: dict[str, list[api_load.Result]], ratios) -> dict:
 
 def bench_proxy(kind: str, args) -> dict:
     """The service through nginx and directly, same gunicorn and games, alternating rounds."""
-    sys.path.insert(0, str(ROOT / "deploy"))
-    import stack
-
-    with scratch_databases(kind) as urls, tempfile.TemporaryDirectory(prefix="bench-proxy-") as run_dir:
-        migrate(urls)
-        app_port, proxy_port = free_port(), free_port()
-        process = start("service", urls["service"], app_port)
+    with scratch_databases(kind) as urls:
+        migrate(urls["service"])
+        server = start("service", urls["service"], bench_port())
         # Eight clients on one address: the per-address request zones are raised out of reach, as
         # the app's own limits are, so the proxy's cost is measured, not its rate limiting.
-        settings = stack.StackSettings(port=proxy_port, app_ports=[app_port], run_dir=Path(run_dir),
-                                       access_log="off", rate=100_000, burst=100_000, write_rate=100_000,
-                                       write_burst=100_000)
+        proxy = Proxy([server.port], port=bench_port(), access_log="off", rate=100_000, burst=100_000,
+                      write_rate=100_000, write_burst=100_000)
         try:
-            stack.start_nginx(settings)
-            wait_ready(proxy_port, "/healthz", process)
-            games = api_load.create_games(app_port, max(args.games, args.clients))
-            ports = {"nginx": proxy_port, "direct": app_port}
+            proxy.start()
+            games = api_load.create_games(server.port, max(args.games, args.clients))
+            ports = {"nginx": proxy.port, "direct": server.port}
             for port in ports.values():
                 api_load.run(port, games, args.clients, duration=1.0)
             rounds: dict[str, list[api_load.Result]] = {path: [] for path in ports}
@@ -335,8 +254,8 @@ def bench_proxy(kind: str, args) -> dict:
                     rounds[path].append(result)
                     print(f"  {kind:10} round {number + 1} {path:7}: {result.line()}", flush=True)
         finally:
-            stack.down(Path(run_dir))
-            stop(process)
+            proxy.stop()
+            server.stop()
     return summarize(rounds, [("nginx/direct", "nginx", "direct")])
 
 
@@ -407,7 +326,7 @@ def main() -> None:
                         help="also the raw floor behind a bare Flask app (flask-raw): what Flask alone costs")
     args = parser.parse_args()
     if args.flask_floor:
-        APPS["flask-raw"] = ["--pythonpath", str(ROOT / "bench"), "raw_floor:create_flask_app()"]
+        APPS["flask-raw"] = ["--pythonpath", FLOORS, "raw_floor:create_flask_app()"]
         READS["flask-raw"] = ("flask-raw", "")
         for workload in RATIOS.values():
             workload.append(("flask-raw/raw (Flask alone)", "flask-raw", "raw"))

@@ -1,14 +1,14 @@
 """The floor of the leaderboard reads: the same SQL and the same JSON, and nothing else.
 
 A bare Flask app with the service's URLs for the boards and the feed
-(``bench/leaderboard.py`` drives both under the same gunicorn settings). Each
+(``bench/leaderboard`` drives both under the same gunicorn settings). Each
 request runs, with psycopg on a per-thread autocommit connection, the very SQL
 the service sends: the text compiled once from the service's own statements (the board's ETag
 statement, then the page), and builds the same JSON body. No query validation,
 no rate limiter, no pool, no SQLAlchemy at request time. An NDJSON stream is a
 plain psycopg server-side cursor loop, bounded by ``limit`` as the service's is.
 
-    DATABASE_URL=postgresql://… gunicorn -c gunicorn.conf.py --pythonpath bench 'leaderboard_floor:create_app()'
+    DATABASE_URL=postgresql://… gunicorn -c gunicorn.conf.py --pythonpath bench/floors 'leaderboard_floor:create_app()'
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import psycopg
 from flask import Flask, Response, request
 from sqlalchemy.dialects import postgresql
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from service.store.feed import feed_statement, tag_statement  # noqa: E402
 from service.store.leaderboards import page_statement  # noqa: E402  (only to compile the same SQL text)
@@ -35,7 +35,7 @@ from service.usecases.boards import STREAM_BATCH  # noqa: E402  (the same chunks
 DIALECT = postgresql.psycopg.dialect()
 SETTLE = timedelta(milliseconds=int(os.environ.get("FEED_SETTLE_MS", "2000")))
 _local = threading.local()
-#: FLOOR_PING=1 when the service runs with the pool's pre-ping (bench/leaderboard.py --pre-ping): a
+#: FLOOR_PING=1 when the service runs with the pool's pre-ping (bench/leaderboard --pre-ping): a
 #: ``SELECT 1`` before each request's statements stands for the ping. The service's default has none.
 PING = os.environ.get("FLOOR_PING", "0") == "1"
 

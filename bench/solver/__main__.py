@@ -1,9 +1,9 @@
 """Benchmark of the solver on random deals: how many are decided (won or proven lost) how fast.
 
-    python bench/solver.py                       # 1000 deals per draw mode, 10 s cap each
-    python bench/solver.py --deals 100 --cap 1   # quick run while developing
-    python bench/solver.py --hint-memory 3       # a hint's memory at SOLVER_HINT_MAX_NODES, per mode
-    python bench/solver.py --compare now core --core OTHER/service/solver/_csearch.cpython-311-x86_64-linux-gnu.so
+    python bench/solver                          # 1000 deals per draw mode, 10 s cap each
+    python bench/solver --deals 100 --cap 1      # quick run while developing
+    python bench/solver --hint-memory 3          # a hint's memory at SOLVER_HINT_MAX_NODES, per mode
+    python bench/solver --compare now core --core OTHER/service/solver/_csearch.cpython-311-x86_64-linux-gnu.so
                                                  # this C core against another checkout's build
 
 One core, deals drawn from a fixed seed; times are CPU seconds of this process (``--wall`` for
@@ -28,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import service.solver.schedule  # noqa: E402
 import service.solver.tuning  # noqa: E402
