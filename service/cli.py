@@ -18,7 +18,7 @@ from .store.verification import describe, verify
 
 
 def verify_game(row: GameRecord) -> list[str]:
-    """What differs between a stored game and the replay of its history from its code."""
+    """What differs between a stored game and the replay of its history from its game code."""
     return [describe(difference) for difference in verify(row)["differences"]]
 
 

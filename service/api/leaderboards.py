@@ -164,8 +164,8 @@ def leaderboard(query):
 def deal_leaderboard(query, code):
     """List the best wins of one deal
 
-    The code may be written in any letter case. Everyone who played this code
-    (e.g. the daily deal) is ranked together; the draw mode is part of the code.
+    The game code may be written in any letter case. Everyone who played this game
+    code (e.g. the daily deal) is ranked together; the draw mode is part of the code.
     """
     return _board(query, code=str(GameCode.parse(code)))
 
