@@ -72,6 +72,18 @@ def scratch_database(prefix: str, admin_url: str = POSTGRES_URL) -> Iterator[str
         admin.dispose()
 
 
+@contextmanager
+def scratch_url(kind: str, name: str) -> Iterator[str]:
+    """A new, empty database of ``kind`` (``sqlite``: a file in a temporary directory; ``postgresql``:
+    :func:`scratch_database`) for the block's duration; its URL."""
+    if kind == "postgresql":
+        with scratch_database(name) as url:
+            yield url
+        return
+    with tempfile.TemporaryDirectory(prefix=f"harness-{name}-") as directory:
+        yield f"sqlite:///{directory}/{name}.db"
+
+
 def binaries() -> Path | None:
     """The newest ``/usr/lib/postgresql/*/bin`` with ``initdb`` and ``pg_ctl``, or None."""
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda path: int(Path(path).parts[-3]))

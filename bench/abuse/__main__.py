@@ -37,7 +37,6 @@ stack. Always exits 0: a report, not a test.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import http.client
 import json
 import multiprocessing
@@ -55,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from harness.nginx import stack  # noqa: E402
-from harness.postgres import reachable, scratch_database  # noqa: E402
+from harness.postgres import reachable, scratch_database, scratch_url  # noqa: E402
 from harness.redis import RedisKeys  # noqa: E402
 from harness.servers import AppServer, children, cpu_seconds  # noqa: E402
 
@@ -107,17 +106,6 @@ def stack_cpu(run_dir: Path) -> dict[str, float]:
     for name, pid in stack._pids(run_dir):
         used["nginx" if name == "nginx.pid" else "apps"] += server_cpu(pid)
     return used
-
-
-@contextlib.contextmanager
-def scratch(kind: str):
-    """An empty database of ``kind``, removed afterwards."""
-    if kind == "postgresql":
-        with scratch_database("bench_abuse") as url:
-            yield url
-        return
-    with tempfile.TemporaryDirectory(prefix="bench-abuse-") as tmp:
-        yield f"sqlite:///{tmp}/abuse.db"
 
 
 def new_game(client: Client, body: dict) -> tuple[str, dict]:
@@ -239,7 +227,7 @@ def floods(label: str, port: int, cpu, args) -> dict[str, dict]:
 
 def run_direct(kind_db: str, args) -> dict[str, dict]:
     """The app alone under gunicorn (``make serve``): only its own limits stand."""
-    with scratch(kind_db) as url:
+    with scratch_url(kind_db, "bench_abuse") as url:
         env = {"DATABASE_URL": url, "ACCESS_LOG": "", **({"REDIS_URL": args.redis} if args.redis else {})}
         fill_pool({**os.environ, **env}, args.pool)
         with AppServer(env, port=args.port) as server:

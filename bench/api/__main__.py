@@ -46,7 +46,6 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,7 +54,7 @@ sys.path.insert(0, str(ROOT))
 from bench.drivers import api_load  # noqa: E402
 from harness.nginx import Proxy  # noqa: E402
 from harness.ports import free_port, port_range  # noqa: E402
-from harness.postgres import POSTGRES_URL, reachable, scratch_database  # noqa: E402
+from harness.postgres import POSTGRES_URL, reachable, scratch_database, scratch_url  # noqa: E402
 from harness.servers import AppServer, migrate  # noqa: E402
 
 FLOORS = str(ROOT / "bench" / "floors")
@@ -101,14 +100,13 @@ def start(app: str, url: str, port: int, rate_limits: bool = True) -> AppServer:
 
 @contextlib.contextmanager
 def scratch_databases(kind: str):
-    """An empty database per app, migrated by migrate(); removed afterwards."""
-    if kind == "sqlite":
-        with tempfile.TemporaryDirectory(prefix="bench-api-") as tmp:
-            yield {app: f"sqlite:///{tmp}/{app}.db" for app in APPS}
-        return
+    """An empty database per app, migrated by migrate_all(); removed afterwards."""
     with contextlib.ExitStack() as stack:
-        yield {app: stack.enter_context(scratch_database(f"{DATABASE_PREFIX}bench_{app.replace('-', '_')}",
-                                                         POSTGRES_ADMIN)) for app in APPS}
+        if kind == "postgresql":  # on BENCH_POSTGRES_URL's server
+            yield {app: stack.enter_context(scratch_database(f"{DATABASE_PREFIX}bench_{app.replace('-', '_')}",
+                                                             POSTGRES_ADMIN)) for app in APPS}
+        else:
+            yield {app: stack.enter_context(scratch_url(kind, app.replace("-", "_"))) for app in APPS}
 
 
 def migrate_all(urls: dict) -> None:

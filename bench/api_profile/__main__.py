@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import contextlib
 import shutil
 import subprocess
 import sys
@@ -28,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bench.drivers import api_load  # noqa: E402
-from harness.postgres import scratch_database  # noqa: E402
+from harness.postgres import scratch_url  # noqa: E402
 from harness.servers import AppServer, migrate  # noqa: E402
 
 #: Layers by the file their code is in (as py-spy names it), most specific first.
@@ -80,17 +79,6 @@ def summarize(collapsed: list[str], top: int) -> str:
     return "\n".join(lines)
 
 
-@contextlib.contextmanager
-def _scratch(kind: str):
-    """An empty database of ``kind``, removed afterwards."""
-    if kind == "postgresql":
-        with scratch_database("bench_profile") as url:
-            yield url
-        return
-    with tempfile.TemporaryDirectory(prefix="bench-profile-") as tmp:
-        yield f"sqlite:///{tmp}/profile.db"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
@@ -101,7 +89,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=15)
     args = parser.parse_args()
     checkout = args.checkout.resolve() if args.checkout else ROOT
-    with _scratch(args.database) as url:
+    with scratch_url(args.database, "bench_profile") as url:
         migrate(url, cwd=checkout)
         server = AppServer({"DATABASE_URL": url, "RATELIMIT_ENABLED": "0", "ACCESS_LOG": ""}, cwd=checkout).start()
         port, process = server.port, server.process
