@@ -21,7 +21,7 @@ import time
 
 from service.engine import Action, Game, Rejection
 
-from . import schedule, tuning
+from . import lines, schedule, tuning
 from .cache import position_key
 from .schedule import Solution
 from .search import Searcher
@@ -60,7 +60,7 @@ def best_guess(game: Game, max_nodes: int = tuning.GUESS_NODES) -> Action | None
     record: list = []
     root = searcher.autoplay(searcher.root, record)
     if record:
-        return _checked(game, next(schedule._actions(record[:1], draw)))
+        return _checked(game, next(lines.actions(record[:1], draw)))
     visited: dict = {}
     searcher.visit(visited, searcher.key(root), searcher.phase(root))
     met: list = [(-1, [])]  # (index of the parent, the record of the move that led here)
@@ -83,7 +83,7 @@ def best_guess(game: Game, max_nodes: int = tuning.GUESS_NODES) -> Action | None
         return None
     while met[best_index][0] != 0:
         best_index = met[best_index][0]
-    return _checked(game, next(schedule._actions(met[best_index][1], draw)))
+    return _checked(game, next(lines.actions(met[best_index][1], draw)))
 
 
 def _checked(game: Game, action: Action) -> Action | None:

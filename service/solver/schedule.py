@@ -17,10 +17,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from service.engine import CARDS, COLUMNS, FOUNDATIONS, Action, Game, Pile
+from service.engine import Action, Game
 
-from . import fast, tuning
-from .search import CC, CF, FC, NODES, SUIT, TC, TF, TIME, Budget, Searcher, talon_steps
+from . import fast, lines, tuning
+from .search import NODES, TIME, Budget, Searcher
 
 #: the depth-first searches in use: "c" (compiled core, see service.solver.fast) or "python";
 #: set it to "python" to run the pure Python reference
@@ -178,8 +178,8 @@ def solve(
         peak = max(peak, held)
         if max_nodes is not None and _nodes(everyone) >= max_nodes:
             return Solution(UNKNOWN, (), _nodes(everyone), _ms(start, clock), reason=NODES, table_bytes=peak)
-    line = tuple(_actions(path, draw))
-    _verify(game, line)
+    line = tuple(lines.actions(path, draw))
+    lines.verify(game, line)
     return Solution(WINNABLE, line, _nodes(everyone), _ms(start, clock), table_bytes=peak)
 
 
@@ -256,44 +256,3 @@ def _nodes(searchers) -> int:
 
 def _ms(start: float, clock=time.perf_counter) -> float:
     return (clock() - start) * 1000.0
-
-
-_DRAW, _RECYCLE = Action.draw(), Action.recycle()
-
-
-def _actions(path, draw: int):
-    """Engine actions for the searcher's ``(state_before, move)`` path, draws included."""
-    for state, move in path:
-        cols, found, talon, p = state
-        kind = move[0]
-        if kind == CC:
-            _, src, i, dst = move
-            yield Action.move(COLUMNS[src], COLUMNS[dst], _card(cols[src][i]))
-        elif kind == CF:
-            card = cols[move[1]][-1]
-            yield Action.move(COLUMNS[move[1]], FOUNDATIONS[SUIT[card]], _card(card))
-        elif kind in (TC, TF):
-            index = move[1]
-            steps, _p = talon_steps(len(talon), p, draw, index)
-            for step in steps:
-                yield _DRAW if step == "draw" else _RECYCLE
-            card = talon[index]
-            target = COLUMNS[move[2]] if kind == TC else FOUNDATIONS[SUIT[card]]
-            yield Action.move(Pile.WASTE, target, _card(card))
-        elif kind == FC:
-            yield Action.take_back(FOUNDATIONS[move[1]], COLUMNS[move[2]])
-        else:  # pragma: no cover
-            raise AssertionError(move)
-
-
-def _card(number: int):
-    return CARDS[number]
-
-
-def _verify(game: Game, line: tuple[Action, ...]) -> None:
-    """Replay ``line`` on a copy of ``game``; it must end in a win (else the solver has a bug)."""
-    copy = Game.from_state(game.to_state())
-    for action in line:
-        copy.apply(action)
-    if not copy.won:
-        raise AssertionError("solver line does not win")

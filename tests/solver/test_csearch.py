@@ -13,7 +13,7 @@ import pytest
 
 from service.engine import Game, GameCode
 from service.engine.deal import DEAL_COUNT
-from service.solver import fast, schedule
+from service.solver import fast, lines, schedule
 from service.solver.search import Budget, Searcher
 from tests.solver.test_solver import position, random_endgame, replay_wins
 
@@ -57,7 +57,7 @@ def test_c_search_is_the_python_search(draw):
             assert c[:2] == python[:2], (game.to_state(), options)
             assert c[2] == python[2]
             if c[0] == "winnable":
-                line = tuple(schedule._actions(c[2], draw))
+                line = tuple(lines.actions(c[2], draw))
                 assert replay_wins(game, line)
             if not options:
                 seen[c[0]] += 1
@@ -171,7 +171,7 @@ def test_c_best_first_is_the_python_best_first(draw):
             assert c[:2] == python[:2], (game.to_state(), options)
             assert c[2] == python[2]
             if c[0] == "winnable":
-                assert replay_wins(game, tuple(schedule._actions(c[2], draw)))
+                assert replay_wins(game, tuple(lines.actions(c[2], draw)))
             seen[c[0]] += 1
     assert seen["winnable"] >= 30 and seen["exhausted"] >= 5 and seen["unknown"] >= 5, seen
 

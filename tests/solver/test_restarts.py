@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from service.engine import Game
-from service.solver import fast, schedule, solve, tuning
+from service.solver import fast, lines, schedule, solve, tuning
 from service.solver.schedule import _luby, _Restarts
 from service.solver.search import MEMORY, NODES, SHUFFLE_SPREAD, Budget, Searcher, shuffle_noise
 from tests.solver.test_solver import replay_wins
@@ -113,7 +113,7 @@ def test_restarts_win_deals_where_one_run_in_the_scores_order_is_lost(code, rest
         game, streamline=True, max_nodes=nodes, shuffle=shuffle))
     path = _drive(restarts.dfs())
     assert path is not None and restarts.nodes <= restarted
-    assert replay_wins(game, list(schedule._actions(path, game.code.draw)))
+    assert replay_wins(game, list(lines.actions(path, game.code.draw)))
 
 
 @pytest.mark.skipif(fast.BACKEND != "c", reason="the C core is not built (pip install -e .)")
