@@ -11,7 +11,7 @@ NPM_STAMP := contract/node_modules/.installed-$(shell sha1sum contract/package-l
 JS_STAMP := clients/js/node_modules/.installed-$(shell sha1sum clients/js/package-lock.json | cut -c1-12)
 AXE := node_modules/axe-core/axe.min.js
 
-.PHONY: serve test lint openapi contract bench clean stack stack-down
+.PHONY: serve test quick lint openapi contract bench clean stack stack-down
 
 # What serving needs and nothing more (no test or bench extras).
 $(SERVE_STAMP): pyproject.toml
@@ -46,11 +46,18 @@ $(JS_STAMP): clients/js/package.json clients/js/package-lock.json
 contract: $(NPM_STAMP)  ## install the contract checks' npm tools (contract/package-lock.json)
 
 test: $(STAMP) $(NPM_STAMP) $(JS_STAMP) $(AXE)  ## set up and run the whole suite (SQLite and PostgreSQL, contract checks, the JS engine)
-	$(BIN)/ruff check service tests bench deploy
+	$(BIN)/ruff check service tests bench deploy harness
 	$(BIN)/pytest
 
+# The quick loop while developing (under a minute): engine, store, use cases and API on SQLite,
+# without the slow, browser, fault and PostgreSQL tests (their markers: tests/conftest.py).
+QUICK_TESTS ?= tests/engine tests/store tests/usecases tests/api tests/structure
+quick: $(STAMP)  ## the quick loop: engine, store, use cases and API on SQLite; not slow, browser or faults
+	TEST_DATABASES=sqlite $(BIN)/pytest -q -m "not slow and not browser and not faults and not postgresql" \
+		$(QUICK_TESTS)
+
 lint: $(STAMP)
-	$(BIN)/ruff check service tests bench deploy
+	$(BIN)/ruff check service tests bench deploy harness
 
 # The production shape locally: nginx on STACK_PORT in front of two app instances (gunicorn
 # masters on STACK_PORT+1 and +2) on PostgreSQL and Redis; deploy/stack.py, docs/DEPLOYMENT.md.
@@ -69,14 +76,14 @@ stack-down:  ## stop everything `make stack` started
 openapi: $(STAMP)  ## regenerate the checked-in openapi.yaml from the code
 	$(BIN)/flask --app service openapi-yaml openapi.yaml
 
-bench: $(STAMP)  ## the benchmarks that print ratios (engine, API vs its floor, solver, leaderboards)
-	$(BIN)/python bench/engine.py --quick
+bench: $(STAMP)  ## the benchmarks that print ratios (engine, API vs its floor, solver, leaderboards): bench/README.md
+	$(BIN)/python bench/engine --quick
 	$(BIN)/python bench/engine_js --quick
-	$(BIN)/python bench/api.py
-	$(BIN)/python bench/api.py --proxy --databases postgresql --quick
-	$(BIN)/python bench/capacity.py
-	$(BIN)/python bench/solver.py --deals 200
-	$(BIN)/python bench/leaderboard.py --games 100000
+	$(BIN)/python bench/api
+	$(BIN)/python bench/api --proxy --databases postgresql --quick
+	$(BIN)/python bench/capacity
+	$(BIN)/python bench/solver --deals 200
+	$(BIN)/python bench/leaderboard --games 100000
 
 clean:
 	rm -rf $(VENV) node_modules instance .pytest_cache .hypothesis contract/node_modules clients/js/node_modules .stack

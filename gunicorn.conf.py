@@ -47,7 +47,7 @@ access_log_format = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms "%(a)s"
 control_socket_disable = True
 
 # With the in-memory rate-limit store each worker counts alone and enforces its share of
-# each limit (service/api/limits.py); a shared store (redis://) ignores this.
+# each limit (service/api/rate_limits.py); a shared store (redis://) ignores this.
 raw_env = [] if "RATELIMIT_PROCESSES" in os.environ else [f"RATELIMIT_PROCESSES={workers}"]
 
 # preload_app stays off: each worker builds its own app and connection pool after the fork.

@@ -138,7 +138,7 @@ def problem_documents(settings: StackSettings) -> dict[int, dict[str, str]]:
     from service import i18n
     from service.api.auth import CREDENTIAL_PARAMS
     from service.api.problem_schemas import problem_document
-    from service.codes import STATUS
+    from service.problem_codes import STATUS
 
     documents: dict[int | str, dict[str, str]] = {}
     problems = {**NGINX_PROBLEMS, "token": ("TOKEN_IN_QUERY", lambda s: {"param": _PARAM})}

@@ -25,7 +25,7 @@ MIGRATIONS = str(Path(__file__).resolve().parent.parent / "migrations")
 
 def create_app(overrides: dict | None = None) -> Flask:
     """Build the app from the environment, then ``overrides`` (tests pass their own)."""
-    from .api.jsonin import BoundedJSONProvider
+    from .api.json_provider import BoundedJSONProvider
 
     app = Flask(__name__, instance_relative_config=True, static_folder=None)
     app.json = BoundedJSONProvider(app)  # request.get_json refuses what the views' parser refuses
@@ -73,20 +73,21 @@ def create_app(overrides: dict | None = None) -> Flask:
 
     from .api import init_api
     from .api.auth import refuse_query_token
-    from .api.limits import init_limits, limit_views
+    from .api.bodies import cap_streamed_body
+    from .api.rate_limits import init_rate_limits, limit_views
     from .edge import init_edge
 
-    init_limits(app)  # first: every request counts in its address's window, whatever refuses it next
+    init_rate_limits(app)  # first: every request counts in its address's window, whatever refuses it next
+    app.before_request(cap_streamed_body)  # then a body over MAX_CONTENT_LENGTH is 413, chunked or not
     app.before_request(refuse_query_token)  # then a token in a URL is refused before any view reads it
     init_edge(app)
     init_api(app)
     limit_views(app)  # after the views exist: the write and solver limits are theirs
     from .web import web_bp
+    from .web.pages import pages_bp
 
     app.register_blueprint(web_bp)
-    from .docs_pages import docs_bp
-
-    app.register_blueprint(docs_bp)
+    app.register_blueprint(pages_bp)
     from .cli import register_commands
 
     register_commands(app)

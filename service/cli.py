@@ -12,14 +12,14 @@ from flask.cli import with_appcontext
 
 from .engine.deal import DRAW_MODES
 from .solver.commands import solve_command
-from .store import GameRecord, end_read, games, pool
+from .store import GameRecord, end_read, games, winnable_deals
 from .store.retention import purge_answers, purge_idle_games
 from .store.verification import describe, verify
 from .vectors import vectors_command
 
 
 def verify_game(row: GameRecord) -> list[str]:
-    """What differs between a stored game and the replay of its history from its code."""
+    """What differs between a stored game and the replay of its history from its game code."""
     return [describe(difference) for difference in verify(row)["differences"]]
 
 
@@ -95,7 +95,7 @@ def pool_group() -> None:
 def pool_status() -> None:
     """How many deals wait per draw mode."""
     for draw in DRAW_MODES:
-        click.echo(f"draw {draw}: {pool.size(draw)} deals")
+        click.echo(f"draw {draw}: {winnable_deals.size(draw)} deals")
 
 
 @pool_group.command("fill")
@@ -110,8 +110,8 @@ def pool_fill(draw: str, target: int | None, budget_ms: int) -> None:
     target = current_app.config["WINNABLE_POOL_TARGET"] if target is None else target
     for mode in DRAW_MODES if draw == "both" else (int(draw),):
         start = time.process_time()
-        added = pool.fill(mode, target, budget_ms=budget_ms, deadline_s=24 * 3600)
-        click.echo(f"draw {mode}: added {added}, {pool.size(mode)} waiting "
+        added = winnable_deals.fill(mode, target, budget_ms=budget_ms, deadline_s=24 * 3600)
+        click.echo(f"draw {mode}: added {added}, {winnable_deals.size(mode)} waiting "
                    f"({time.process_time() - start:.1f} CPU-s)")
 
 

@@ -22,7 +22,7 @@ def from_environment() -> dict:
         # CPU milliseconds of the request's thread, not wall time: a loaded machine must not
         # turn into longer searches.
         "SOLVER_HINT_BUDGET_MS": _int("SOLVER_HINT_BUDGET_MS", 300),
-        # Positions a hint may meet. Measured at this cap (python bench/solver.py --hint-memory 3):
+        # Positions a hint may meet. Measured at this cap (python bench/solver --hint-memory 3):
         # up to 7 MiB of tables (max RSS +1-7 MiB) in draw 1, 9-13 MiB (RSS +6-14 MiB) in draw 3.
         "SOLVER_HINT_MAX_NODES": _int("SOLVER_HINT_MAX_NODES", 1_200_000),
         # Bytes (MiB) the tables of one solver run (hint or winnable deal) may hold, all its
@@ -35,7 +35,7 @@ def from_environment() -> dict:
         # holds an app thread and a database snapshot no longer.
         "FEED_STREAM_SECONDS": _int("FEED_STREAM_SECONDS", 30),
         # PostgreSQL: each process remembers the boards' ETags until a win is signalled
-        # (service/store/wins.py), so that a 304 runs no query. 0 reads the tag every time.
+        # (service/store/board_tags.py), so that a 304 runs no query. 0 reads the tag every time.
         "BOARD_TAG_CACHE": os.environ.get("BOARD_TAG_CACHE", "1") not in ("0", "false", "no"),
         # CPU milliseconds for a winnable deal searched on request (only when the pool is empty).
         "WINNABLE_DEAL_DEADLINE_MS": _int("WINNABLE_DEAL_DEADLINE_MS", 1000),

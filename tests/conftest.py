@@ -1,9 +1,23 @@
-"""Shared fixtures: an app on SQLite and on PostgreSQL, built by the real migrations."""
+"""Shared fixtures: an app on SQLite and on PostgreSQL, built by the real migrations; the tiers' markers.
+
+The markers (registered in pyproject.toml) are put on the tests here, at collection,
+so that a new test in the same place gets them too:
+
+* ``postgresql`` — a test run on PostgreSQL: the ``postgresql`` case of a database
+  parameter (``TEST_DATABASES``), or a module that needs the server (:data:`POSTGRESQL_PATHS`);
+* ``browser`` — a test that drives Chromium (the ``browser`` fixture, :data:`BROWSER_PATHS`);
+* ``faults`` — a test that kills processes and stops its own database server (:data:`FAULT_PATHS`);
+* ``slow`` — a test that takes seconds (searches, servers, generated clients, browsers): :data:`SLOW_PATHS`.
+
+``make quick`` runs engine, store, use cases and API on SQLite without the last three
+(the README's "Tests"); ``make test`` runs everything.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import shutil
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -13,6 +27,35 @@ from service.extensions import db
 from tests.contract.conformance import conforming
 from tests.databases import BACKENDS, scratch_postgres
 from tests.live import serving
+
+#: Tests that take seconds each; the solver's searches, every server and browser, the generated clients.
+SLOW_PATHS = ("tests/solver/", "tests/web/test_play_page.py", "tests/web/test_play_product.py",
+              "tests/deploy/test_stack.py", "tests/deploy/test_serving.py", "tests/contract/test_lint.py",
+              "tests/contract/test_python_client.py", "tests/contract/test_typescript_client.py",
+              "tests/api/test_schemathesis.py", "tests/reliability/test_stateful.py",
+              "tests/reliability/test_faults.py",
+              "tests/harness/test_postgres.py")
+BROWSER_PATHS = ("tests/web/test_play_page.py", "tests/web/test_play_product.py")
+FAULT_PATHS = ("tests/reliability/test_faults.py",)
+#: Modules whose every test needs PostgreSQL, whatever TEST_DATABASES says.
+POSTGRESQL_PATHS = ("tests/deploy/test_stack.py", "tests/harness/test_postgres.py")
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    for item in items:
+        path = item.path.resolve().relative_to(_ROOT).as_posix() if item.path.is_relative_to(_ROOT) else ""
+        params = getattr(item, "callspec", None)
+        on_postgresql = params is not None and "postgresql" in params.params.values()
+        if on_postgresql or "postgres_url" in item.fixturenames or path.startswith(POSTGRESQL_PATHS):
+            item.add_marker(pytest.mark.postgresql)
+        if "browser" in item.fixturenames or path.startswith(BROWSER_PATHS):
+            item.add_marker(pytest.mark.browser)
+        if path.startswith(FAULT_PATHS):
+            item.add_marker(pytest.mark.faults)
+        if path.startswith(SLOW_PATHS):
+            item.add_marker(pytest.mark.slow)
+
 
 TABLES = ("idempotent_answers", "actions", "games", "player_stats", "players", "winnable_deals",
           "created_answers")

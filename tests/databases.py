@@ -1,44 +1,42 @@
-"""Throw-away databases for tests: which backends run, and scratch PostgreSQL databases.
+"""Throw-away databases for tests: which backends run (``TEST_DATABASES``), and scratch PostgreSQL databases.
 
 PostgreSQL tests use ``TEST_POSTGRES_URL`` (default: the local server with trust
 auth) and start their scratch databases' names with ``TEST_DATABASE_PREFIX`` (default
-none). Without a reachable server they are skipped, except under CI (``CI`` set), where
-that is a failure.
+none): ``harness.postgres``. Without a reachable server they are skipped, except under
+CI (``CI`` set), where that is a failure.
 """
 
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 
 import pytest
 import sqlalchemy as sa
 
-POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
+from harness.postgres import POSTGRES_URL, scratch_database
+
 BACKENDS = [name.strip() for name in os.environ.get("TEST_DATABASES", "sqlite,postgresql").split(",")]
-#: Put before every scratch database's name: engineers sharing one server keep apart by it.
-NAME_PREFIX = os.environ.get("TEST_DATABASE_PREFIX", "")
+
+__all__ = ["BACKENDS", "POSTGRES_URL", "missing", "scratch_postgres"]
+
+
+def missing(reason: str):
+    """Skip the test for want of ``reason``; under CI, fail it: there everything must be there."""
+    if os.environ.get("CI"):
+        pytest.fail(reason)
+    pytest.skip(reason)
 
 
 @contextmanager
-def scratch_postgres(prefix: str) -> Iterator[str]:
-    """A new, empty PostgreSQL database for the block's duration; its URL."""
-    # pre-ping: the fault test restarts PostgreSQL, which kills pooled connections.
-    admin = sa.create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT", pool_pre_ping=True)
-    name = f"{NAME_PREFIX}{prefix}_{uuid.uuid4().hex[:10]}"
-    try:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    except sa.exc.OperationalError as error:
-        admin.dispose()
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"PostgreSQL unreachable: {error}")
-    try:
-        yield POSTGRES_URL.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.dispose()
+def scratch_postgres(prefix: str, admin_url: str = POSTGRES_URL) -> Iterator[str]:
+    """A new, empty PostgreSQL database for the block's duration; its URL (skipped when unreachable)."""
+    with ExitStack() as stack:
+        try:
+            url = stack.enter_context(scratch_database(prefix, admin_url))
+        except sa.exc.OperationalError as error:
+            if os.environ.get("CI"):
+                raise
+            pytest.skip(f"PostgreSQL unreachable: {error}")
+        yield url

@@ -2,7 +2,7 @@
 
 apply+undo pairs per second on the same action sequences: positions reached by random legal
 play over several deals (both draw modes), every legal action of each applied and undone
-(bench/engine.py's measure). Node runs clients/js on them in a child process, this process
+(bench/engine's measure). Node runs clients/js on them in a child process, this process
 runs service/engine; rounds alternate which side goes first, each side times its own CPU
 (process.cpuUsage, time.process_time), JIT and caches warmed by a first round on each side
 that is not counted, and the median of the rounds' ratios is reported (target: JS >= 5x).

@@ -6,7 +6,7 @@ Create Date: 2026-11-30 16:00:00
 
 PostgreSQL only: every insert, update or delete of a won game (a win, above all),
 and every TRUNCATE, sends ``NOTIFY solitaire_wins`` when its transaction commits. Each app process
-listens (service/store/wins.py) and drops the boards' tags it cached, so that a
+listens (service/store/board_tags.py) and drops the boards' tags it cached, so that a
 304 needs no query. The triggers' WHEN clauses keep the cost off every other
 update of a game (an action on a game being played).
 """
@@ -18,7 +18,7 @@ down_revision = '0005_player_stats'
 branch_labels = None
 depends_on = None
 
-CHANNEL = 'solitaire_wins'  # service.store.wins.CHANNEL
+CHANNEL = 'solitaire_wins'  # service.store.board_tags.CHANNEL
 TRIGGERS = {
     'games_win_inserted': "AFTER INSERT ON games FOR EACH ROW WHEN (NEW.status = 'won')",
     'games_win_updated': "AFTER UPDATE ON games FOR EACH ROW WHEN (NEW.status = 'won' OR OLD.status = 'won')",

@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import flask_swagger_ui
-from flask import request, send_from_directory
+from flask import send_from_directory
 
 from . import feed, games, leaderboards, meta, players, solving
-from .problems import ApiProblem, ProblemApi, register_error_handlers
+from .answer_schemas import register_answer_components
+from .bodies import require_json_body
+from .problems import ProblemApi, register_error_handlers
 
 API_DESCRIPTION = """\
 The reference game service of **Solitaire Réfléchi**, a Klondike in which every
@@ -36,17 +38,6 @@ SERVERS = [
 SWAGGER_UI_DIST = Path(flask_swagger_ui.__file__).resolve().parent / "dist"
 
 
-def require_json_body() -> None:
-    """A body that is not JSON is 415, not a confusing "field missing" 400."""
-    if request.method != "POST" or not request.path.startswith("/v1/"):
-        return
-    mimetype = request.mimetype
-    if mimetype == "application/json" or mimetype.endswith("+json"):
-        return
-    if request.get_data(cache=True):  # bounded by MAX_CONTENT_LENGTH (413 beyond)
-        raise ApiProblem("UNSUPPORTED_MEDIA_TYPE")
-
-
 def docs_assets(filename: str):
     """Swagger UI's own files, from the installed package."""
     return send_from_directory(SWAGGER_UI_DIST, filename, max_age=86400)
@@ -64,11 +55,14 @@ def init_api(app) -> ProblemApi:
             "description": "A player's token (`POST /v1/players`) or an anonymous game's own token.",
         }}},
     })
+    # The composed answers (NewGameAnswer, ActionAnswer, Action …) and the schemas they name,
+    # registered here, at set-up, before the blueprints that refer to them.
+    register_answer_components(api.spec)
     app.add_url_rule("/docs/assets/<path:filename>", "docs_assets", docs_assets)
     app.extensions["problem_api"] = api
     for blueprint in (games.blp, feed.blp, players.blp, leaderboards.blp, meta.blp, meta.probes):
         api.register_blueprint(blueprint)
     solving.mark_solver_requests(app)
-    app.before_request(require_json_body)
+    app.before_request(require_json_body)  # after the hooks create_app added: 413 before 415
     register_error_handlers(app)
     return api

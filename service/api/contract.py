@@ -16,10 +16,11 @@ from __future__ import annotations
 from apispec import BasePlugin
 
 from .. import i18n
-from ..codes import PARAMS
 from ..engine import COLUMNS, FOUNDATIONS, Pile
 from ..engine.cards import RANKS
 from ..engine.notation import KINDS
+from ..problem_codes import PARAMS
+from ..usecases.actions import IF_MATCH_PATTERN
 from .problem_schemas import PROBLEM_MEDIA_TYPE, problem_components, problem_schema_ref, ref
 
 #: Named enums and patterns shared by requests and answers.
@@ -72,8 +73,6 @@ HEADERS: dict[str, dict] = {
 }
 RATE_LIMIT_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
 
-#: A list of entity tags or ``*`` (RFC 9110 §13.1.1); a bare ``12`` is malformed (400).
-IF_MATCH_PATTERN = r'^(\*|(W/)?"[^"]*"([ \t]*,[ \t]*(W/)?"[^"]*")*)$'
 
 PARAMETERS: dict[str, dict] = {
     "AcceptLanguage": {

@@ -8,14 +8,18 @@ the server with ``/verification``.
 
 from __future__ import annotations
 
-from flask import Response, request
+import json
+from collections.abc import Iterator
+
+from flask import Response, current_app, request
 from marshmallow import fields, missing, validate
 
-from . import board_usecases
+from ..usecases import boards
+from ..usecases.errors import invalid
 from .leaderboards import MOMENT_DOC, NOT_MODIFIED_DOC, MomentField
 from .paging import cursor_field, limit_field
-from .present import json_response
-from .problems import ApiProblem, Blueprint
+from .present import cache_headers, feed_entry, json_response, known_tags, not_modified
+from .problems import Blueprint
 from .schemas import DRAW_CHOICES, PageQuerySchema, StrictSchema
 
 blp = Blueprint("feed", __name__, url_prefix="/v1/games",
@@ -147,13 +151,28 @@ def finished_games(query):
     """
     filters = {"draw": query.get("draw"), "since": query.get("since")}
     cursor = query.get("cursor")
+    config = current_app.config
     if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
-        return _vary(board_usecases.stream_finished_games(filters, cursor, query.get("limit", STREAM_DEFAULT)))
+        stream = boards.stream_finished_games(filters, cursor, query.get("limit", STREAM_DEFAULT),
+                                              settle_ms=config["FEED_SETTLE_MS"], seconds=config["FEED_STREAM_SECONDS"])
+        return _vary(Response(_ndjson(stream), mimetype=NDJSON, headers={"Cache-Control": "no-store"}))
     limit = query.get("limit", 50)
     if limit > PAGE_LIMIT:
-        raise ApiProblem("INVALID_REQUEST", errors={"limit": [
-            f"At most {PAGE_LIMIT} a JSON page; an NDJSON stream (Accept: {NDJSON}) takes more."]})
-    return _vary(board_usecases.finished_games(filters, cursor, limit))
+        raise invalid("limit", f"At most {PAGE_LIMIT} a JSON page; an NDJSON stream (Accept: {NDJSON}) takes more.")
+    page = boards.finished_games(filters, cursor, limit, known_tags=known_tags(), settle_ms=config["FEED_SETTLE_MS"],
+                                 remember_tags=config["BOARD_TAG_CACHE"])
+    if isinstance(page, boards.Unchanged):
+        return _vary(not_modified(cache_headers(page.tag)))
+    body = {"items": [feed_entry(row) for row in page.rows], "next": page.next, "resume": page.resume}
+    return _vary(json_response(body, headers=cache_headers(page.tag)))
+
+
+def _ndjson(stream: boards.FeedStream) -> Iterator[bytes]:
+    """The stream's entries, one JSON line each, a batch a chunk; then its end line ``{"resume", "count", "more"}``."""
+    dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    for rows in stream:
+        yield ("\n".join(dumps(feed_entry(row)) for row in rows) + "\n").encode()
+    yield (dumps(stream.end) + "\n").encode()
 
 
 def _vary(response: Response) -> Response:
@@ -173,4 +192,4 @@ def verification(game_id):
     score, moves, undos, version and status (and, once won, the feed's `line`).
     `consistent` is true when nothing differs; `differences` says what does.
     """
-    return json_response(board_usecases.verification(game_id))
+    return json_response(boards.verification(game_id))

@@ -1,22 +1,30 @@
-"""Games: create, read, play every action, history, legal moves and hints."""
+"""Games: create, read, play every action, history, legal moves and hints.
+
+Each view turns its request into a use case's plain arguments (``service.usecases.games``,
+``service.usecases.actions``) and the result into an answer.
+"""
 
 from __future__ import annotations
 
-from functools import wraps
-
-from flask import request
+from flask import Response, request
 from flask.views import MethodView
 from werkzeug.exceptions import HTTPException
 
-from ..engine import Action, Game, NotationError
-from ..store import ActionRow, games
-from . import usecases
-from .answers import GameSchema, HintSchema, HistoryPageSchema, LegalActionsSchema
+from ..engine import Action, Game, NotationError, Rejection
+from ..store import ActionRow
+from ..usecases import actions
+from ..usecases import games as usecases
+from ..usecases.errors import ServiceError
+from ..usecases.games import Dealt, NewGame
+from ..usecases.idempotency import StoredAnswer
+from .answer_schemas import GameSchema, HintSchema, HistoryPageSchema, LegalActionsSchema
+from .auth import bearer_token, presented_token
 from .contract import headers
-from .paging import HISTORY_CURSOR
+from .idempotency import replay, request_idempotency
 from .present import etag, game_headers, game_json, if_none_match, iso, json_response, not_modified
-from .problems import ApiProblem, Blueprint
+from .problems import Blueprint, malformed_request, problem_response
 from .schemas import EmptyBodySchema, MoveSchema, NewGameSchema, PageQuerySchema, TakeBackSchema, TapSchema
+from .solving import solving
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Deal games and play them: every action needs the owner's token.")
@@ -45,7 +53,17 @@ class Games(MethodView):
         With an `Idempotency-Key`, a retry returns the first answer (the same game,
         byte for byte) instead of dealing another.
         """
-        return usecases.deal(args)
+        asked = NewGame(code=args.get("code"), draw=args.get("draw"), winnable=bool(args.get("winnable")))
+        dealt = usecases.deal(asked, player_token=bearer_token(), solving=solving(),
+                              idempotency=request_idempotency(_dealt_answer))
+        return replay(dealt) if isinstance(dealt, StoredAnswer) else _dealt_answer(dealt)
+
+
+def _dealt_answer(dealt: Dealt) -> Response:
+    body = game_json(dealt.record, dealt.game)
+    if dealt.token:
+        body["token"] = dealt.token
+    return json_response(body, 201, version=0, headers={"Location": f"/v1/games/{body['id']}"})
 
 
 @blp.route("/<game_id>")
@@ -68,43 +86,48 @@ class GameResource(MethodView):
 
 
 def _action_route(path: str, operation_id: str, schema, summary: str, description: str):
-    """Register one action endpoint: documented, validated, then played under the game's lock."""
+    """Register one action endpoint: documented, its body parsed, then played under the game's lock."""
+    required = schema is not EmptyBodySchema
+    parser = schema()  # one schema instance for every request: webargs builds a new one per request from a class
 
     def register(build_action):
-        def view(args, game_id):
-            """Never called: carries the endpoint's documentation."""
+        def read_action() -> actions.Requested:
+            # The body is parsed before the game is locked, so that the lock is held for the
+            # database work only; a malformed body is refused after the checks that come first.
+            try:
+                if not required and request.get_data(cache=True) in _NO_FIELDS:
+                    return build_action({})  # the parser's answer to these bodies, without its work
+                return build_action(blp.parse_body(parser))
+            except (HTTPException, ServiceError, NotationError) as malformed:
+                return malformed_request(malformed)
 
-        view.__name__ = build_action.__name__
-        view.__doc__ = f"{summary}\n\n{description}"
-        documented = blp.response(200, "ActionAnswer",
-                                  headers=headers("ETag", "Rules-Version", "Idempotent-Replayed"))(view)
+        def action_view(game_id):
+            write = actions.GameWrite(game_id, presented_token(), request.headers.get("If-Match"),
+                                      request_idempotency(_action_answer))
+            played = actions.play(write, read_action())
+            return replay(played.answer) if isinstance(played, actions.Replayed) else _action_answer(played)
+
+        action_view.__name__ = build_action.__name__
+        action_view.__doc__ = f"{summary}\n\n{description}"
+        documented = blp.response(200, "ActionAnswer", headers=headers("ETag", "Rules-Version",
+                                                                           "Idempotent-Replayed"))(action_view)
         for status in ACTION_ERRORS:
             documented = blp.problem(status, _ERROR_TEXT[status])(documented)
         documented = blp.doc(operationId=operation_id, security=OWNER_ONLY, parameters=ACTION_HEADERS)(documented)
-        documented = blp.arguments(schema, required=schema is not EmptyBodySchema)(documented)
-        # One schema instance for every request: webargs builds a new one per request from a class.
-        parse_action = blp.arguments(schema(), required=schema is not EmptyBodySchema)(build_action)
-
-        no_fields = schema is EmptyBodySchema
-
-        @wraps(documented)
-        def action_view(game_id):
-            # The body is parsed before the game is locked, so that the lock is held for the
-            # database work only; a malformed body is answered after the checks that come first.
-            try:
-                if no_fields and request.get_data(cache=True) in _NO_FIELDS:
-                    action = build_action({})  # the parser's answer to these bodies, without its work
-                else:
-                    action = parse_action()
-            except (HTTPException, ApiProblem, NotationError) as malformed:
-                action = malformed
-            return usecases.play(game_id, action)
-
-        action_view.game_action = True  # rate limited per token (see limits.py)
-        blp.route(path, methods=["POST"])(action_view)
+        documented = blp.body(schema, required=required)(documented)
+        documented.game_action = True  # rate limited per token (see rate_limits.py)
+        blp.route(path, methods=["POST"])(documented)
         return build_action
 
     return register
+
+
+def _action_answer(outcome: actions.Played | Rejection) -> Response:
+    """The answer to a played action (or to a rule's rejection, kept for an Idempotency-Key's retry)."""
+    if isinstance(outcome, Rejection):
+        return problem_response(outcome.code, outcome.params)
+    return json_response({**game_json(outcome.record, outcome.game), "last": outcome.last},
+                         version=outcome.game.version)
 
 
 #: The bodies of an action without fields (draw, recycle, undo) that every client sends.
@@ -173,14 +196,10 @@ def history(query, game_id):
     In order, undos included. The game's `code` and these actions alone replay the game
     (`notation` is the engine's one-line form of each action).
     """
-    row = usecases.get_game(game_id)
-    after = (HISTORY_CURSOR.decode(query.get("cursor")) or {"seq": 0})["seq"]
-    limit = query["limit"]
-    rows = games.history_page(game_id, after, limit)
-    items = [_history_item(action) for action in rows[:limit]]
-    next_cursor = HISTORY_CURSOR.encode({"seq": rows[limit - 1].seq}) if len(rows) > limit else None
-    return json_response({"game": row.id, "code": row.code, "items": items, "next": next_cursor},
-                         version=row.version)
+    page = usecases.history(game_id, query.get("cursor"), query["limit"])
+    row = page.record
+    items = [_history_item(action) for action in page.actions]
+    return json_response({"game": row.id, "code": row.code, "items": items, "next": page.next}, version=row.version)
 
 
 def _history_item(action: ActionRow) -> dict:
@@ -197,10 +216,9 @@ def legal_moves(game_id):
 
     Moves, take-backs, draw or recycle, and undo when there is one to undo. Empty once won.
     """
-    row = usecases.watch_game(game_id)
-    game = Game.from_state(row.state)
-    items = [{**action.to_json(), "notation": str(action)} for action in game.legal_actions()]
-    return json_response({"version": row.version, "items": items}, version=row.version)
+    legal = usecases.legal_actions(game_id)
+    items = [{**action.to_json(), "notation": str(action)} for action in legal.actions]
+    return json_response({"version": legal.record.version, "items": items}, version=legal.record.version)
 
 
 @blp.route("/<game_id>/hint")
@@ -223,4 +241,5 @@ def game_hint(game_id):
     (or after an undo, or in another game of the same deal) costs no search: `cached`.
     Each request counts in the game's `hints`.
     """
-    return usecases.hint(game_id)
+    hint = usecases.hint(game_id, owner_token=presented_token(), solving=solving())
+    return json_response({"game": hint.game_id, "version": hint.version, **hint.answer, "hints": hint.hints})

@@ -1,17 +1,13 @@
-"""Idempotency-Key: a retried request gets the first answer, byte for byte, and changes nothing.
+"""Idempotency-Key over HTTP: the request's key and fingerprint, its answer kept as sent, a replay.
 
-Actions (``usecases.play``) and creates (``POST /v1/games``, ``POST /v1/players``)
-share the key's rules, the request's fingerprint and the replay:
+The rules (one answer per key, 422 for a key reused with another body, stored in the
+same transaction as the change) are the use cases' (``service.usecases.idempotency``);
+here the answer is the exact bytes and headers sent:
 
-* the key is 1 to 128 printable characters; the same key with another request
-  (another endpoint or body) is 422 ``IDEMPOTENCY_KEY_REUSED``;
 * a replay carries the first answer's exact bytes and headers, plus
-  ``Idempotent-Replayed: true``; a problem answer is written again in the
-  replay's ``Accept-Language`` (its code, params and errors unchanged), with
-  ``Content-Language`` and ``Vary``;
-* a create's answer holds a new token: it is stored masked with a keystream
-  derived from the key, and looked up by a hash of the key, so the table alone
-  gives neither the key nor the token away.
+  ``Idempotent-Replayed: true``; a problem answer is written again in the replay's
+  ``Accept-Language`` (its code, params and errors unchanged), with
+  ``Content-Language`` and ``Vary``.
 """
 
 from __future__ import annotations
@@ -21,29 +17,25 @@ import json
 from collections.abc import Callable
 
 from flask import Response, request
-from sqlalchemy.exc import IntegrityError
 
-from ..store.answers import find_created, stage_created
-from . import jsonin
-from .limits import client_address
-from .present import RULES_HEADER
-from .problems import ApiProblem, problem_response
+from .. import jsonin
+from ..usecases.idempotency import Idempotency, StoredAnswer
+from .present import RULES_HEADER, json_response
+from .problem_schemas import PROBLEM_MEDIA_TYPE
+from .problems import problem_response
+from .rate_limits import client_address
 
-MAX_KEY_LENGTH = 128
 #: headers never stored: the server computes them afresh for every answer
 _NOT_STORED = {"content-length", "date", "server", "connection"}
 
 
-def request_key() -> str | None:
-    """The request's Idempotency-Key, or None; a malformed one is 400."""
+def request_idempotency(answer: Callable[[object], Response]) -> Idempotency | None:
+    """The request's ``Idempotency-Key`` for a use case, None without one; ``answer`` writes an outcome down."""
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
-    key = key.strip()
-    if not key or len(key) > MAX_KEY_LENGTH or not key.isprintable():
-        raise ApiProblem("INVALID_REQUEST",
-                         errors={"Idempotency-Key": [f"1 to {MAX_KEY_LENGTH} printable characters."]})
-    return key
+    return Idempotency(key, fingerprint, lambda outcome: captured(answer(outcome)), endpoint=request.path,
+                       caller=client_address())
 
 
 def fingerprint() -> str:
@@ -56,24 +48,26 @@ def fingerprint() -> str:
     return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
 
 
-def captured(response: Response) -> tuple[int, list, bytes]:
+def captured(response: Response) -> StoredAnswer:
     """What a replay needs of ``response``: status, headers (as pairs) and exact body bytes."""
     headers = [[name, value] for name, value in response.headers.items() if name.lower() not in _NOT_STORED]
-    return response.status_code, headers, response.get_data()
+    return StoredAnswer(response.status_code, headers, response.get_data())
 
 
-def replay(status: int, headers: list, raw: bytes) -> Response:
+def replay(answer: StoredAnswer) -> Response:
     """The stored answer again; a problem in the language this request asks for."""
-    if status >= 400:
-        document = json.loads(raw)
+    if answer.raw is None:
+        return _rebuilt(answer)
+    if answer.status >= 400:
+        document = json.loads(answer.raw)
         response = problem_response(document["code"], document.get("params"), errors=document.get("errors"))
-        for name, value in headers:
+        for name, value in answer.headers:
             if name.lower() not in ("content-type", "content-language", "vary"):
                 response.headers[name] = value
     else:
-        response = Response(raw, status=status)
+        response = Response(answer.raw, status=answer.status)
         response.headers.clear()
-        for name, value in headers:
+        for name, value in answer.headers:
             response.headers.add(name, value)
         if "ETag" in response.headers and "Rules-Version" not in response.headers:
             # a game's answer stored before games carried their rules' version (kept a day at most)
@@ -82,63 +76,12 @@ def replay(status: int, headers: list, raw: bytes) -> Response:
     return response
 
 
-# -- creates ---------------------------------------------------------------------------
-
-
-def create_scope(key: str, owner: str | None) -> str:
-    """The stored row's id: who asked, where, and the key — hashed.
-
-    "Who" is the bearer token's hash; without a token, the client's address: an
-    anonymous answer holds a fresh token, and another client that happens to send the
-    same key (and body) must get a game of its own, not that token.
-    """
-    who = owner or f"address:{client_address()}"
-    return hashlib.sha256(f"{who}\n{request.path}\n{key}".encode()).hexdigest()
-
-
-def mask(data: bytes, key: str) -> bytes:
-    """XOR ``data`` with a SHAKE-256 keystream of the key: masking and unmasking are the same call.
-
-    >>> mask(mask(b'{"token": "t"}', "k1"), "k1")
-    b'{"token": "t"}'
-    """
-    stream = hashlib.shake_256(b"solitaire idempotent create\0" + key.encode()).digest(len(data))
-    return (int.from_bytes(data, "big") ^ int.from_bytes(stream, "big")).to_bytes(len(data), "big")
-
-
-def idempotent_create(owner: str | None, build: Callable[[Callable[[Response], None]], Response]) -> Response:
-    """Run a create once per Idempotency-Key: ``build(stage)`` makes the row and its answer.
-
-    ``build`` must call ``stage(response)`` inside its write transaction, so the answer
-    is stored in the same commit as the row it describes. Without a key it simply runs.
-    ``owner``: the bearer token's hash (None: anonymous), so two clients' keys never meet.
-    """
-    key = request_key()
-    if key is None:
-        return build(lambda response: None)
-    scope, print_ = create_scope(key, owner), fingerprint()
-    replayed = _replay_created(scope, print_, key)
-    if replayed is not None:
-        return replayed
-
-    def stage(response: Response) -> None:
-        status, headers, raw = captured(response)
-        stage_created(scope, print_, status, headers, mask(raw, key))
-
-    try:
-        return build(stage)
-    except IntegrityError:
-        # A concurrent request with the same key committed first (PostgreSQL): answer as it did.
-        replayed = _replay_created(scope, print_, key)
-        if replayed is None:
-            raise
-        return replayed
-
-
-def _replay_created(scope: str, print_: str, key: str) -> Response | None:
-    stored = find_created(scope)
-    if stored is None:
-        return None
-    if stored.fingerprint != print_:
-        raise ApiProblem("IDEMPOTENCY_KEY_REUSED")
-    return replay(stored.status, stored.headers, mask(stored.body, key))
+def _rebuilt(answer: StoredAnswer) -> Response:
+    """An action's answer stored before migration 0004 added the exact bytes (kept at most
+    IDEMPOTENCY_RETENTION_HOURS): rebuilt from its JSON."""
+    headers = {"Idempotent-Replayed": "true"}
+    if answer.status == 200:
+        return json_response(answer.body, version=answer.body["version"], headers=headers)
+    response = json_response(answer.body, answer.status, headers=headers)
+    response.mimetype = PROBLEM_MEDIA_TYPE
+    return response

@@ -8,13 +8,14 @@ from __future__ import annotations
 import inspect
 from datetime import UTC, date, datetime, time
 
+from flask import current_app
 from marshmallow import ValidationError, fields, validate
 
 from ..engine import GameCode
-from . import board_usecases
-from .auth import ID_PATTERN
-from .present import json_response
-from .problems import ApiProblem, Blueprint
+from ..usecases import boards
+from ..usecases.tokens import ID_PATTERN
+from .present import board_json, cache_headers, json_response, known_tags, not_modified
+from .problems import Blueprint
 from .schemas import DRAW_CHOICES, PageQuerySchema, StrictSchema
 
 blp = Blueprint("leaderboards", __name__, url_prefix="/v1",
@@ -104,7 +105,12 @@ class DailySchema(StrictSchema):
 
 def _board(query: dict, **fixed):
     filters = {**fixed, "player": query.get("player"), "since": query.get("since"), "until": query.get("until")}
-    return board_usecases.board(filters, query.get("cursor"), query["limit"])
+    config = current_app.config
+    page = boards.board(filters, query.get("cursor"), query["limit"], known_tags=known_tags(),
+                        settle_ms=config["FEED_SETTLE_MS"], remember_tags=config["BOARD_TAG_CACHE"])
+    if isinstance(page, boards.Unchanged):
+        return not_modified(cache_headers(page.tag))
+    return json_response(board_json(page.ranked, page.next), headers=cache_headers(page.tag))
 
 
 _RANKING_DOC = """Won games only, best first: score (highest), moves (fewest), time to win
@@ -158,8 +164,8 @@ def leaderboard(query):
 def deal_leaderboard(query, code):
     """List the best wins of one deal
 
-    The code may be written in any letter case. Everyone who played this code
-    (e.g. the daily deal) is ranked together; the draw mode is part of the code.
+    The game code may be written in any letter case. Everyone who played this game
+    code (e.g. the daily deal) is ranked together; the draw mode is part of the code.
     """
     return _board(query, code=str(GameCode.parse(code)))
 
@@ -178,9 +184,7 @@ def daily(query):
     same one all day. Play it with `POST /v1/games {"code": ...}` and compare at
     `leaderboard`. `date` shows an earlier day's deal; a future date is 400.
     """
-    today = datetime.now(UTC).date()
-    day = query.get("date") or today
-    if day > today:
-        raise ApiProblem("INVALID_REQUEST", errors={"date": [f"Not a future date: today is {today} (UTC)."]})
-    return json_response(board_usecases.daily(day, query["draw"]))
+    deal = boards.daily(query.get("date"), query["draw"])
+    return json_response({"date": deal.day.isoformat(), "draw": deal.code.draw, "code": str(deal.code),
+                          "winnable": deal.winnable, "leaderboard": f"/v1/deals/{deal.code}/leaderboard"})
 

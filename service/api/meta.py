@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from .. import i18n
-from ..codes import PARAMS, STATUS
 from ..engine import RULES_VERSION
+from ..problem_codes import PARAMS, STATUS
 from ..store import ping
-from .answers import HealthSchema, ReadinessSchema, RuleCatalogSchema, RuleSchema
+from ..usecases.errors import ServiceError
+from .answer_schemas import HealthSchema, ReadinessSchema, RuleCatalogSchema, RuleSchema
 from .present import json_response
-from .problems import ApiProblem, Blueprint, problem_response
+from .problems import Blueprint, problem_response
 from .schemas import RulesQuerySchema
 
 blp = Blueprint("rules", __name__, url_prefix="/v1/rules",
@@ -55,7 +56,7 @@ def rule(query, code):
     The `type` of every problem answer points here.
     """
     if code not in PARAMS:
-        raise ApiProblem("NOT_FOUND")
+        raise ServiceError("NOT_FOUND")
     return json_response(_rule(code, query.get("lang")))
 
 

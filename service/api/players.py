@@ -1,13 +1,21 @@
-"""Players: an identity whose token owns games and whose wins go on the leaderboards; their statistics."""
+"""Players: an identity whose token owns games and whose wins go on the leaderboards; their statistics.
+
+Each view turns its request into a call of ``service.usecases.players`` and the result into an answer.
+"""
 
 from __future__ import annotations
 
+from flask import Response
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
-from . import player_usecases
-from .answers import PlayerAnswerSchema
+from ..usecases import players as usecases
+from ..usecases.idempotency import StoredAnswer
+from ..usecases.players import Registered
+from .answer_schemas import PlayerAnswerSchema
 from .contract import headers
+from .idempotency import replay, request_idempotency
+from .present import game_summary_json, iso, json_response, player_stats_json
 from .problems import Blueprint
 from .schemas import DRAW_CHOICES, NewPlayerSchema, PageQuerySchema
 
@@ -28,7 +36,14 @@ class Players(MethodView):
         `Authorization: Bearer <token>` to create games the player owns. With an
         `Idempotency-Key`, a retry returns the first answer instead of a second player.
         """
-        return player_usecases.register(args["name"])
+        registered = usecases.register(args["name"], idempotency=request_idempotency(_registered_answer))
+        return replay(registered) if isinstance(registered, StoredAnswer) else _registered_answer(registered)
+
+
+def _registered_answer(registered: Registered) -> Response:
+    player = registered.player
+    body = {"id": player.id, "name": player.name, "token": registered.token, "created_at": iso(player.created_at)}
+    return json_response(body, 201, headers={"Location": f"/v1/players/{body['id']}"})
 
 
 # -- statistics and the list of a player's games -------------------------------------
@@ -96,7 +111,10 @@ def player(player_id):
     played, which are not decided yet and count neither way. `current_streak` is
     the run of wins ending at the latest decided game; `best_streak` the longest.
     """
-    return player_usecases.read(player_id)
+    found = usecases.read(player_id)
+    player = found.player
+    return json_response({"id": player.id, "name": player.name, "created_at": iso(player.created_at),
+                          "stats": player_stats_json(found.stats)})
 
 
 @blp.route("/<player_id>/games")
@@ -111,4 +129,5 @@ def player_games(query, player_id):
     Public; `status` keeps only games being played or only won games. Paginated by
     cursor: games dealt between two pages never make an entry repeat or vanish.
     """
-    return player_usecases.list_games(player_id, query.get("status"), query.get("cursor"), query["limit"])
+    page = usecases.list_games(player_id, query.get("status"), query.get("cursor"), query["limit"])
+    return json_response({"items": [game_summary_json(row) for row in page.games], "next": page.next})

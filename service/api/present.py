@@ -9,7 +9,7 @@ from flask import json as flask_json
 
 from ..engine import RULES_VERSION, Game
 from ..store import GameRecord
-from .paging import BOARD_CURSOR, FEED_CURSOR, utc
+from ..usecases.cursors import utc
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -98,12 +98,17 @@ def json_response(body: dict, status: int = 200, *, version: int | None = None,
     return response
 
 
-def if_none_match(tag: str) -> bool:
-    """Whether the request's ``If-None-Match`` names ``tag`` (weak comparison, ``*`` included)."""
+def known_tags() -> frozenset[str]:
+    """The tags the request's ``If-None-Match`` names (weak comparison: without ``W/``; ``*`` included)."""
     header = request.headers.get("If-None-Match")
     if not header:
-        return False
-    sent = [part.strip().removeprefix("W/") for part in header.split(",")]
+        return frozenset()
+    return frozenset(part.strip().removeprefix("W/") for part in header.split(","))
+
+
+def if_none_match(tag: str) -> bool:
+    """Whether the request's ``If-None-Match`` names ``tag`` (weak comparison, ``*`` included)."""
+    sent = known_tags()
     return "*" in sent or tag in sent
 
 
@@ -122,19 +127,14 @@ def not_modified(headers: dict) -> Response:
     return Response(status=304, mimetype="application/json", headers=headers)
 
 
-def board_json(ranked: list, more: bool) -> dict:
+def board_json(ranked: list, following: str | None) -> dict:
     """A leaderboard page (``store.leaderboards.ranked_page``'s rows) as ``{"items", "next"}``."""
     items = [{
         "rank": rank, "game": game, "code": code, "draw": draw, "player": player,
         "player_name": name, "score": score, "moves": moves, "seconds": ms / 1000,
         "finished_at": iso_ms(finished),
     } for rank, (game, code, draw, player, name, score, moves, ms, finished, *_) in ranked]
-    next_cursor = None
-    if more:
-        game, _, _, _, _, score, moves, ms, finished, *_ = ranked[-1][1]
-        next_cursor = BOARD_CURSOR.encode({"score": score, "moves": moves, "ms": ms, "finished": finished,
-                                           "game": game})
-    return {"items": items, "next": next_cursor}
+    return {"items": items, "next": following}
 
 
 def feed_entry(row) -> dict:
@@ -143,8 +143,3 @@ def feed_entry(row) -> dict:
     return {"id": game, "code": code, "draw": draw, "player": None if player is None else {"id": player, "name": name},
             "score": score, "moves": moves, "undos": undos, "hints": hints, "duration_ms": ms,
             "finished_at": iso_ms(finished), "line": line}
-
-
-def feed_cursor(row) -> str:
-    """The cursor that continues after this feed row."""
-    return FEED_CURSOR.encode({"at": row.finished_at, "game": row.id})

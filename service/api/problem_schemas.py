@@ -1,6 +1,6 @@
 """The problem schemas of the OpenAPI contract, derived from the code's own tables.
 
-One problem schema per code of :data:`service.codes.PARAMS` (``code`` and ``status`` as
+One problem schema per code of :data:`service.problem_codes.PARAMS` (``code`` and ``status`` as
 constants, ``params`` typed by :func:`param_schema`), one union per HTTP status, and
 ``Problem``, the union of them all, discriminated by ``code``: a new code or param is
 typed without anyone writing it out again.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from .. import i18n
-from ..codes import PARAMS, STATUS
+from ..problem_codes import PARAMS, STATUS
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 

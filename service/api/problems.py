@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+import http
 import logging
+from copy import deepcopy
 
-from flask import Response, json, request
+from flask import Response, current_app, json, request
 from flask_smorest import Api
 from flask_smorest import Blueprint as SmorestBlueprint
 from marshmallow import missing
 from webargs.flaskparser import FlaskParser, abort, is_json_request
 from werkzeug.exceptions import HTTPException
 
-from .. import i18n
-from ..codes import PARAMS, STATUS
+from .. import i18n, jsonin
 from ..engine import NotationError, Rejection
+from ..problem_codes import PARAMS, STATUS
 from ..store.db import database_unavailable
-from . import jsonin
+from ..usecases.errors import ServiceError
 from .contract import ContractPlugin, ref_attribute, register_components
+from .links import LinksPlugin
 from .problem_schemas import PROBLEM_MEDIA_TYPE, problem_document, problem_schema_ref
 
 log = logging.getLogger(__name__)
@@ -34,16 +37,19 @@ _HTTP_CODES = {
 }
 
 
-class ApiProblem(Exception):
-    """An error answer with a stable code; raise it anywhere in a request."""
+#: The challenge every 401 carries.
+CHALLENGE = 'Bearer realm="solitaire"'
 
-    def __init__(self, code: str, *, errors: dict | None = None, headers: dict | None = None,
-                 **params) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
-        self.errors = errors
-        self.headers = headers or {}
+
+def problem_headers(code: str, params: dict) -> dict:
+    """The headers a problem of ``code`` carries besides Content-Language and Vary (see :data:`_PROBLEM_HEADERS`)."""
+    if code == "AUTH_REQUIRED":
+        return {"WWW-Authenticate": CHALLENGE}
+    if code == "VERSION_MISMATCH":
+        return {"ETag": f'"{params["current"]}"'}
+    if code in ("SOLVER_BUSY", "WINNABLE_DEAL_TIMEOUT"):
+        return {"Retry-After": "1"}
+    return {}
 
 
 def problem_body(code: str, params: dict | None = None, errors: dict | None = None,
@@ -86,15 +92,12 @@ class ProblemApi(Api):
     """flask-smorest's Api answering, and documenting, every error as problem+json."""
 
     def _init_spec(self, *, extra_plugins=None, **options):
-        from .links import LinksPlugin  # OpenAPI links from a new game to playing it
-
+        # LinksPlugin: OpenAPI links from a new game to playing it.
         plugins = [*(extra_plugins or ()), LinksPlugin(), ContractPlugin()]
         super()._init_spec(extra_plugins=plugins, **options)
+        # Before any schema is registered (init_api's answers, then the blueprints'):
+        # a field with metadata["x-ref"] points at its named enum.
         self.ma_plugin.converter.add_attribute_function(ref_attribute)
-        from .answers import register_answer_components
-
-        # After ref_attribute: the answers' fields point at the named enums.
-        register_answer_components(self.spec)
 
     def _register_pagination_header(self) -> None:
         """Nothing: pages are cursors in the body, not flask-smorest's page-number header."""
@@ -103,21 +106,8 @@ class ProblemApi(Api):
         register_components(self.spec)
 
     def handle_http_exception(self, error: HTTPException):
+        refusal = refusal_of(error)
         status = error.code or 500
-        code = _HTTP_CODES.get(status, "INTERNAL_ERROR" if status >= 500 else "INVALID_REQUEST")
-        params: dict = {}
-        errors = None
-        if code == "INVALID_REQUEST":
-            errors = _validation_errors(error) or {"_request": [error.description or "Malformed request."]}
-        elif code == "METHOD_NOT_ALLOWED":
-            params = {"method": request.method}
-        elif code == "PAYLOAD_TOO_LARGE":
-            from flask import current_app
-
-            params = {"limit": current_app.config.get("MAX_CONTENT_LENGTH") or 0}
-        elif code == "RATE_LIMITED":
-            code = getattr(error, "problem_code", code)  # SOLVER_RATE_LIMITED: limits.py names the limit spent
-            params = {"retry_after": _retry_after(error)}
         if status >= 500:
             log.error("HTTP %s on %s %s", status, request.method, request.path)
         headers = dict(error.get_headers())
@@ -125,8 +115,37 @@ class ProblemApi(Api):
         data = getattr(error, "data", None) or {}
         headers.update(data.get("headers") or {})
         if status == 429:
-            headers.setdefault("Retry-After", str(params["retry_after"]))
-        return problem_response(code, params, errors=errors, headers=headers)
+            headers.setdefault("Retry-After", str(refusal.params["retry_after"]))
+        return problem_response(refusal.code, refusal.params, errors=refusal.errors, headers=headers)
+
+
+def refusal_of(error: HTTPException) -> ServiceError:
+    """The problem an HTTP error (werkzeug's, webargs') stands for: its code, params and field errors."""
+    status = error.code or 500
+    code = _HTTP_CODES.get(status, "INTERNAL_ERROR" if status >= 500 else "INVALID_REQUEST")
+    params: dict = {}
+    errors = None
+    if code == "INVALID_REQUEST":
+        errors = _validation_errors(error) or {"_request": [error.description or "Malformed request."]}
+    elif code == "METHOD_NOT_ALLOWED":
+        params = {"method": request.method}
+    elif code == "PAYLOAD_TOO_LARGE":
+        params = {"limit": current_app.config.get("MAX_CONTENT_LENGTH") or 0}
+    elif code == "RATE_LIMITED":
+        code = getattr(error, "problem_code", code)  # SOLVER_RATE_LIMITED: rate_limits.py names the limit spent
+        params = {"retry_after": _retry_after(error)}
+    return ServiceError(code, errors=errors, **params)
+
+
+def malformed_request(error: Exception) -> ServiceError:
+    """What parsing a request's body raised, as the refusal to answer (a view may answer it later)."""
+    if isinstance(error, ServiceError):
+        return error
+    if isinstance(error, HTTPException):
+        return refusal_of(error)
+    # NotationError: the schemas should catch every malformed card or pile first; if one slips
+    # by, it is still the client's malformed request, never a 500.
+    return ServiceError("INVALID_REQUEST", errors={"_request": [str(error)]})
 
 
 def _retry_after(error: HTTPException) -> int:
@@ -153,6 +172,27 @@ class _Parser(FlaskParser):
 class Blueprint(SmorestBlueprint):
     ARGUMENTS_PARSER = _Parser()
 
+    def body(self, schema, *, required: bool = True):
+        """Document ``schema`` as the request body exactly as :meth:`arguments` does, for a view that parses it itself.
+
+        The action views parse their body before the game is locked but refuse a
+        malformed one only after the checks that come first (``service.usecases.actions``).
+        """
+        status = self.ARGUMENTS_PARSER.DEFAULT_VALIDATION_STATUS
+
+        def decorator(view):
+            view._apidoc = deepcopy(getattr(view, "_apidoc", {}))
+            documented = view._apidoc.setdefault("arguments", {})
+            documented.setdefault("parameters", []).append({"in": "json", "required": required, "schema": schema})
+            documented.setdefault("responses", {})[status] = http.HTTPStatus(status).name
+            return view
+
+        return decorator
+
+    def parse_body(self, schema) -> dict:
+        """The request's JSON body loaded by ``schema`` (one instance for every request), as :meth:`arguments` would."""
+        return self.ARGUMENTS_PARSER.parse(schema, location="json")
+
     def problem(self, status: int, description: str):
         """Document an error answer of this endpoint as problem+json, typed by the codes of ``status``."""
         extra = _PROBLEM_HEADERS.get(status, {})
@@ -169,11 +209,12 @@ _PROBLEM_HEADERS = {
 
 
 def register_error_handlers(app) -> None:
-    """Answer engine rejections, ApiProblems and unexpected failures as problems."""
+    """Answer the use cases' refusals, engine rejections and unexpected failures as problems."""
 
-    @app.errorhandler(ApiProblem)
-    def _api_problem(error: ApiProblem):
-        return problem_response(error.code, error.params, errors=error.errors, headers=error.headers)
+    @app.errorhandler(ServiceError)
+    def _refusal(error: ServiceError):
+        return problem_response(error.code, error.params, errors=error.errors,
+                                headers=problem_headers(error.code, error.params))
 
     @app.errorhandler(Rejection)
     def _rejection(error: Rejection):

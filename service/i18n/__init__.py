@@ -1,7 +1,7 @@
 """Messages for every error code in five languages, and Accept-Language negotiation.
 
 Each language is one JSON file next to this module (``en.json``, ``de.json`` …)
-mapping every code of :data:`service.codes.PARAMS` to a ``str.format`` template
+mapping every code of :data:`service.problem_codes.PARAMS` to a ``str.format`` template
 whose placeholders are exactly that code's params. Two reserved keys, which are
 not codes, say how params are shown to a player:
 

@@ -17,7 +17,8 @@ import click
 from service.engine import Game, GameCode, Rejection
 from service.engine.deal import DEAL_COUNT
 
-from . import MEMORY_BYTES, solve
+from .schedule import solve
+from .tuning import MEMORY_BYTES
 
 VERDICTS = ("winnable", "unwinnable", "unknown")
 

@@ -9,7 +9,7 @@ from functools import lru_cache
 from service.engine import Game, GameCode
 from service.engine.deal import DEAL_COUNT
 
-from . import solve
+from .schedule import solve
 
 #: The solver's budget per candidate, in positions: a node count, not wall time, so
 #: every worker on every machine reaches the same verdicts and picks the same deal.

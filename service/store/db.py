@@ -18,7 +18,6 @@ from contextvars import ContextVar
 from sqlalchemy import event, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, OperationalError
-from sqlalchemy.orm import Session
 
 from ..extensions import db
 
@@ -166,31 +165,25 @@ def write_transaction():
 
 
 @contextmanager
-def action_transaction():
+def action_transaction() -> Iterator[Connection]:
     """:func:`write_transaction` on a pooled Core connection, for an action's few statements.
 
     The ORM session's bookkeeping (its transaction, the connection lookup on every
-    statement, flush and close) cost more CPU than an action's three statements. The
-    rare work that goes through ``db.session`` (a win's statistics and line, an
-    Idempotency-Key's stored answer) still runs on this connection, in this transaction:
-    the request's session is bound to it until the end of the block.
+    statement, flush and close) cost more CPU than an action's three statements. Every
+    write of the block goes through the connection it yields (the game, its history row,
+    a win's statistics and line, an Idempotency-Key's stored answer): one write path,
+    one transaction, committed at the end of the block.
     """
     if db.session.registry.has():  # a read earlier in the request may have begun a plain transaction
         db.session.remove()
     with _write_lock(), db.engine.connect() as connection:
-        # rollback_only: the session's commit never commits this transaction, its rollback does.
-        session = Session(bind=connection, join_transaction_mode="rollback_only")
-        db.session.registry.set(session)
         try:
             connection.begin()
             yield connection
-            session.flush()
             connection.commit()
         except BaseException:
             connection.rollback()
             raise
-        finally:
-            db.session.remove()
 
 
 def first_statement_on(connection: Connection, statement, parameters: dict):

@@ -2,7 +2,7 @@
 
 For an indexed one-row statement, SQLAlchemy's execute path (cache key, execution
 context, result object) cost about five times the driver's own work
-(``bench/api.py``'s raw floor does without it). A :class:`DriverStatement` stays a Core
+(``bench/api``'s raw floor does without it). A :class:`DriverStatement` stays a Core
 construct: SQLAlchemy compiles it for the connection's dialect, once per set of
 parameter names, and its bind and result processors convert the values exactly as
 ``Connection.execute`` would (JSON through the engine's orjson functions, SQLite's

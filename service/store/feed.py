@@ -120,14 +120,19 @@ def feed_page(connection: Connection, filters: dict, after: tuple[datetime, str]
     return connection.execute(statement, params).all()
 
 
-def feed_stream(engine: Engine, filters: dict, after: tuple[datetime, str] | None, until: datetime,
-                limit: int | None, batch: int = 2000) -> Iterator[list]:
+def feed_stream(filters: dict, after: tuple[datetime, str] | None, until: datetime, limit: int | None,
+                batch: int = 2000) -> Iterator[list]:
     """Feed rows in batches from a server-side cursor: memory stays flat whatever the length.
 
-    Needs no app context (a streamed response outlives the view): the caller passes
-    the engine. The cursor is closed and the connection returned when the iterator
-    is closed, at the end or before it.
+    Iterating needs no app context (a streamed response outlives the view): the app's
+    engine is taken now. The cursor is closed and the connection returned when the
+    iterator is closed, at the end or before it.
     """
+    return _batches(db.engine, filters, after, until, limit, batch)
+
+
+def _batches(engine: Engine, filters: dict, after: tuple[datetime, str] | None, until: datetime,
+             limit: int | None, batch: int) -> Iterator[list]:
     statement, params = feed_query(filters, after, until, limit)
     connection, result = _streamed(engine, statement, params, batch)
     with connection, result:  # a stream stopped early closes its server-side cursor here, not in the GC
@@ -191,9 +196,9 @@ def board_tag(connection: Connection, filters: dict, settle_ms: int) -> tuple[st
 _NOTATIONS = select(ActionRow.notation).where(ActionRow.game_id == bindparam("game")).order_by(ActionRow.seq)
 
 
-def finished_line(game_id: str, last: str) -> str:
+def finished_line(connection: Connection, game_id: str, last: str) -> str:
     """Inside the winning transaction: the stored history's notation, then the winning action's."""
-    notations = db.session.connection().execute(_NOTATIONS, {"game": game_id}).scalars().all()
+    notations = connection.execute(_NOTATIONS, {"game": game_id}).scalars().all()
     return " ".join([*notations, last])
 
 

@@ -98,7 +98,7 @@ def insert_game(game: Game, *, game_id: str, player_id: str | None, token_hash: 
 
     on_live_connection(add)
     if player_id:
-        stats.game_dealt(player_id, game.code.draw)
+        stats.game_dealt(db.session.connection(), player_id, game.code.draw)
     return _record(row)
 
 
@@ -139,9 +139,9 @@ def store_action(connection: Connection, record: GameRecord, game: Game, notatio
     changes = {**stored_columns(game), "updated_at": now}
     if game.won:
         changes.update(finished_at=now, duration_ms=int((now - record.created_at).total_seconds() * 1000),
-                       line=finished_line(record.id, notation))
+                       line=finished_line(connection, record.id, notation))
         if record.player_id:
-            stats.game_won(record, game.score, game.moves, changes["duration_ms"])
+            stats.game_won(connection, record, game.score, game.moves, changes["duration_ms"])
     _STORE_GAME.run(connection, {"game": record.id, **changes})
     _APPEND_ACTION.run(connection, {"game_id": record.id, "seq": game.version, "notation": notation,
                                     "detail": detail, "points": points, "score_after": game.score, "at": now})

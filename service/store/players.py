@@ -15,7 +15,7 @@ def insert_player(player_id: str, name: str, token_hash: str) -> PlayerRow:
     player = PlayerRow(id=player_id, name=name, token_hash=token_hash)
     db.session.add(player)
     db.session.flush()
-    stats.create(player.id)
+    stats.create(db.session.connection(), player.id)
     return player
 
 

@@ -12,13 +12,16 @@ played, which count neither way in the streaks). A win updates the counters and:
   now), the streaks are counted again over the player's statuses: rare, and only on
   that write, never on a read.
 
-Each change runs inside the game's write transaction, with the stats rows locked in a
-fixed order (mode 0 first), so concurrent wins of one player serialize without deadlock.
+Each change runs inside the game's write transaction, on its connection (``connection``:
+the session's for a deal or a new player, the action's own for a win), with the stats
+rows locked in a fixed order (mode 0 first), so concurrent wins of one player serialize
+without deadlock.
 """
 
 from __future__ import annotations
 
 from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy.engine import Connection
 
 from ..extensions import db
 from .models import GameRow, PlayerStats
@@ -65,23 +68,22 @@ def _modes(draw: int) -> tuple[int, int]:
     return (0, draw)
 
 
-def create(player_id: str) -> None:
+def create(connection: Connection, player_id: str) -> None:
     """Inside the player's creating transaction: empty statistics for every mode."""
-    db.session.connection().execute(insert(_S), [{"player_id": player_id, "mode": mode, "started": 0, "won": 0,
+    connection.execute(insert(_S), [{"player_id": player_id, "mode": mode, "started": 0, "won": 0,
                                                   "current_streak": 0, "best_streak": 0, "trailing": 0}
                                                  for mode in MODES])
 
 
-def game_dealt(player_id: str, draw: int) -> None:
+def game_dealt(connection: Connection, player_id: str, draw: int) -> None:
     """Inside the game's creating transaction: one more game started, still being played."""
-    db.session.connection().execute(
+    connection.execute(
         update(_S).where(_SC.player_id == player_id, _SC.mode.in_(_modes(draw)))
         .values(started=_SC.started + 1, trailing=_SC.trailing + 1))
 
 
-def game_won(game, score: int, moves: int, duration_ms: int) -> None:
+def game_won(connection: Connection, game, score: int, moves: int, duration_ms: int) -> None:
     """Inside the winning action's transaction (``game``: its locked row, still as before the win)."""
-    connection = db.session.connection()
     for mode in _modes(game.draw):
         stats = connection.execute(
             select(_S).where(_SC.player_id == game.player_id, _SC.mode == mode).with_for_update()).first()
@@ -102,22 +104,21 @@ def game_won(game, score: int, moves: int, duration_ms: int) -> None:
             current = stats.current_streak + 1 if newer == stats.trailing - 1 else 1
             changes.update(current_streak=current, best_streak=max(stats.best_streak, current), trailing=newer)
         else:  # an old unfinished game won late: it may join two runs
-            current, best = streaks(_statuses(game.player_id, mode, game.id))
+            current, best = streaks(_statuses(connection, game.player_id, mode, game.id))
             changes.update(current_streak=current, best_streak=best)
         connection.execute(update(_S).where(_SC.player_id == game.player_id, _SC.mode == mode).values(**changes))
 
 
-def _statuses(player_id: str, mode: int, winning: str) -> list[str]:
+def _statuses(connection: Connection, player_id: str, mode: int, winning: str) -> list[str]:
     """The player's statuses in creation order, with ``winning`` (not yet stored as won) as won."""
-    rows = db.session.connection().execute(
+    rows = connection.execute(
         select(_G.id, _G.status).where(_G.player_id == player_id, *((_G.draw == mode,) if mode else ()))
         .order_by(_G.created_at, _G.id)).all()
     return ["won" if game == winning else status for game, status in rows]
 
 
-def recount(player_id: str) -> None:
+def recount(connection: Connection, player_id: str) -> None:
     """Count a player's statistics again from all their games (migration 0004, hand-made data)."""
-    connection = db.session.connection()
     games = connection.execute(
         select(_G.draw, _G.status, _G.score, _G.moves, _G.duration_ms)
         .where(_G.player_id == player_id).order_by(_G.created_at, _G.id)).all()

@@ -1,5 +1,7 @@
 """The play page served at ``/``: static files only, talking to the public ``/v1`` API.
 
+The pages rendered from Markdown (docs, help) are :mod:`.pages`.
+
 >>> web_bp.name, web_bp.static_url_path
 ('web', '/static')
 """
@@ -28,5 +30,3 @@ def engine_module(filename: str):
     # send_from_directory refuses any name that leaves the folder; cached like the other static files
     return send_from_directory(ENGINE_DIR, filename, mimetype="text/javascript")
 
-
-from . import help as _help  # noqa: E402,F401  (its routes register on web_bp)

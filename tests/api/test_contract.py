@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from service.api.problem_schemas import param_schema, problem_schema_name, status_union_name
-from service.codes import PARAMS, STATUS
+from service.problem_codes import PARAMS, STATUS
 
 SPEC = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text(encoding="utf-8"))
 SCHEMAS = SPEC["components"]["schemas"]

@@ -16,13 +16,13 @@ import pytest
 from sqlalchemy import event, update
 
 from service import create_app
-from service.api import board_usecases
 from service.api import feed as feed_api
 from service.api.feed import STREAM_LIMIT
 from service.engine import Action, GameCode, replay
 from service.extensions import db
 from service.store import ActionRow, GameRow
-from service.store.wins import tag_cache
+from service.store.board_tags import tag_cache
+from service.usecases import boards
 from tests.api.gameplay import WINNABLE_CODE, post_action, winning_line
 from tests.api.helpers import new_game, problem
 from tests.api.test_leaderboards import T0, add_player
@@ -210,7 +210,7 @@ def test_a_stream_stops_at_its_default_bound_with_a_resume_line(app, client, mon
 
 
 def test_a_stream_stops_when_its_time_is_up_with_a_resume_line(app, client, monkeypatch):
-    monkeypatch.setattr(board_usecases, "STREAM_BATCH", 2)
+    monkeypatch.setattr(boards, "STREAM_BATCH", 2)
     app.config["FEED_STREAM_SECONDS"] = 0  # up after the first batch
     games = [add_win(app, score=s, finished=T0 + timedelta(minutes=s)) for s in range(5)]
     seen, cursor = [], None

@@ -12,7 +12,7 @@ from flask import Flask
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.api.jsonin import BoundedJSONProvider
+from service.api.json_provider import BoundedJSONProvider
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from limits.storage import MemoryStorage
 
-from service.api.limits import SweepingMemoryStorage
+from service.api.memory_counters import SweepingMemoryStorage
 
 
 def test_memory_storage_still_has_the_private_hook():

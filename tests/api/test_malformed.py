@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from service.problem_codes import STATUS
 from tests.api.helpers import act, new_game, problem
 
 JSON = {"Content-Type": "application/json"}
@@ -163,16 +164,41 @@ def _depth(value: bytes, extra: int) -> bytes:
     return b"[" * extra + value + b"]" * extra
 
 
+#: What a body may get from each endpoint: its success, or a refusal (rule rejections and a finished game: 422, 409).
+BODY_ANSWERS = {"/v1/games": {201, 400, 422}, "/v1/players": {201, 400, 422}, "moves": {200, 400, 409, 422},
+                "take-back": {200, 400, 409, 422}, "tap": {200, 400, 409, 422}, "draw": {200, 400, 409, 422}}
+
+
+def _answered_as_declared(response, allowed: set[int]) -> dict:
+    """The answer is one ``allowed`` status: a JSON success, or a problem whose code is of its status."""
+    assert response.status_code in allowed, (response.status_code, response.get_data(as_text=True))
+    body = response.get_json()
+    if response.status_code >= 400:
+        assert response.mimetype == "application/problem+json", response.mimetype
+        assert body["status"] == response.status_code == STATUS[body["code"]], body
+        if response.status_code == 400:
+            assert body["code"] == "INVALID_REQUEST" and body["errors"], body
+    else:
+        assert response.mimetype == "application/json" and body["id"], body
+    return body
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=NASTY, extra=st.sampled_from([0, 0, 20, 3000]), endpoint=st.sampled_from(
     ["/v1/games", "/v1/players", "moves", "take-back", "tap", "draw"]))
-def test_no_body_gives_a_5xx(client, body, extra, endpoint):
+def test_every_body_is_answered_as_declared_and_only_an_accepted_one_changes_the_game(client, body, extra, endpoint):
     if not hasattr(client, "_swept"):
         client._swept = new_game(client, code="TF1-D1N-AAAAAAA")
     game, auth = client._swept
     path = endpoint if endpoint.startswith("/") else f"/v1/games/{game['id']}/{endpoint}"
-    response = _post(client, path, _depth(_dump(body), extra), auth if not path.startswith("/v1/p") else {})
-    assert response.status_code < 500, (response.status_code, response.get_data(as_text=True))
+    before = client.get(f"/v1/games/{game['id']}").get_json()["version"]
+    owner = auth if path.startswith("/v1/games/") else {}  # the game's token is a player's for no create
+    response = _post(client, path, _depth(_dump(body), extra), owner)
+    _answered_as_declared(response, BODY_ANSWERS[endpoint])
+    if extra:  # nested 20 or 3000 deep: no endpoint takes that
+        assert response.status_code == 400
+    after = client.get(f"/v1/games/{game['id']}").get_json()["version"]
+    assert after == before + (1 if response.status_code == 200 else 0)
 
 
 QUERY_VALUES = st.one_of(
@@ -189,7 +215,7 @@ QUERY_VALUES = st.one_of(
        value=QUERY_VALUES,
        path=st.sampled_from(["/v1/leaderboard", "/v1/deals/TF1-D1N-AAAAAAA/leaderboard", "/v1/daily", "/v1/rules",
                              "history", "player-games"]))
-def test_no_query_string_gives_a_5xx(client, name, value, path):
+def test_every_query_string_is_answered_or_refused_naming_its_parameter(client, name, value, path):
     if not hasattr(client, "_swept_q"):
         player = client.post("/v1/players", json={"name": "q"}).get_json()
         game, _ = new_game(client)
@@ -197,7 +223,16 @@ def test_no_query_string_gives_a_5xx(client, name, value, path):
     player, game = client._swept_q
     path = {"history": f"/v1/games/{game}/actions", "player-games": f"/v1/players/{player}/games"}.get(path, path)
     response = client.get(path, query_string={name: value})
-    assert response.status_code < 500, (response.status_code, response.get_data(as_text=True))
+    assert response.status_code in (200, 400, 404), (response.status_code, response.get_data(as_text=True))
+    body = response.get_json()
+    if response.status_code == 200:
+        assert response.mimetype == "application/json" and isinstance(body, dict), body
+    elif response.status_code == 404:  # a player filter that names no player
+        assert (name, body["code"], body["params"]) == ("player", "PLAYER_NOT_FOUND", {"player": value}), body
+    elif body["code"] == "TOKEN_IN_QUERY":  # a value that reads as a bearer token
+        assert body["params"] == {"param": name}, body
+    else:
+        assert body["code"] == "INVALID_REQUEST" and set(body["errors"]) == {name}, body
 
 
 def test_a_malformed_action_changes_nothing(client):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from service import i18n
-from service.codes import PARAMS, STATUS
 from service.engine import RULES_VERSION
+from service.problem_codes import PARAMS, STATUS
 from tests.api.helpers import act, problem
 
 

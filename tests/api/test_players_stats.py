@@ -7,11 +7,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from service.api.paging import encode_cursor
 from service.engine import GameCode
 from service.extensions import db
 from service.store import GameRow
 from service.store.stats import recount, streaks
+from service.usecases.cursors import encode_cursor
 from tests.api.helpers import new_player, problem
 
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
@@ -32,7 +32,7 @@ def add_game(app, player: str | None, *, status: str = "won", draw: int = 1, sco
         ))
         if player is not None:  # hand-made games skip the deal and the win that keep the statistics
             db.session.flush()
-            recount(player)
+            recount(db.session.connection(), player)
         db.session.commit()
     return game_id
 

@@ -38,21 +38,21 @@ def test_hint_is_for_the_owner_only(client):
 
 
 def test_a_game_purged_during_its_hint_search_is_404(app, client, monkeypatch):
-    from service.api import usecases
     from service.extensions import db
     from service.store import GameRow
+    from service.usecases.solving import Solving
 
     game, headers = new_game(client, code=EASY)
-    searched = usecases.solve_hint
+    searched = Solving.hint
 
-    def search_while_the_purge_runs(state):
-        answer = searched(state)
+    def search_while_the_purge_runs(solving, state):
+        answer = searched(solving, state)
         with app.app_context():
             db.session.query(GameRow).filter_by(id=game["id"]).delete()
             db.session.commit()
         return answer
 
-    monkeypatch.setattr(usecases, "solve_hint", search_while_the_purge_runs)
+    monkeypatch.setattr(Solving, "hint", search_while_the_purge_runs)
     problem(client.get(f"/v1/games/{game['id']}/hint", headers=headers), 404, "GAME_NOT_FOUND")
 
 
@@ -139,14 +139,14 @@ def test_the_hint_cache_is_by_position_across_versions_and_games(client):
 
 
 def test_searches_in_flight_are_capped_per_worker(client):
-    from service.api.solving import _solver
+    from service.api.solving import app_solving
 
     app = client.application
     app.config.update(SOLVER_MAX_IN_FLIGHT=1, SOLVER_QUEUE_MS=0, SOLVER_HINT_BUDGET_MS=20)
     game, headers = new_game(client, code=README_DEAL)
     known = _hint(client, game, headers)
     assert act(client, game, headers, "draw").status_code == 200
-    with _solver(app)["gate"]:  # another request's search holds the only slot
+    with app_solving(app).gate:  # another request's search holds the only slot
         response = client.get(f"/v1/games/{game['id']}/hint", headers=headers)
         body = problem(response, 503, "SOLVER_BUSY")
         assert response.headers["Retry-After"] == "1" and body["params"]["retry_after"] == 1
@@ -157,20 +157,20 @@ def test_searches_in_flight_are_capped_per_worker(client):
 
 
 def test_winnable_deals_come_from_the_pool(app, client):
-    from service.store import WinnableDeal, pool
+    from service.store import WinnableDeal, winnable_deals
 
     with app.app_context():
-        assert pool.fill(3, 2, budget_ms=500) == 2
-        assert pool.size(3) == 2
-        waiting = {str(code) for code in (pool.take(3), pool.take(3))}
-        assert pool.take(3) is None
-        assert pool.fill(3, 1, budget_ms=500) == 1
+        assert winnable_deals.fill(3, 2, budget_ms=500) == 2
+        assert winnable_deals.size(3) == 2
+        waiting = {str(code) for code in (winnable_deals.take(3), winnable_deals.take(3))}
+        assert winnable_deals.take(3) is None
+        assert winnable_deals.fill(3, 1, budget_ms=500) == 1
         (ready,) = [row.code for row in WinnableDeal.query]
     assert ready not in waiting
     game, _ = new_game(client, winnable=True, draw=3)
     assert game["code"] == ready and game["winnable"] is True
     with app.app_context():
-        assert pool.size(3) == 0
+        assert winnable_deals.size(3) == 0
     # an empty pool still deals a proven deal: searched on the request, within its CPU budget
     game, _ = new_game(client, winnable=True, draw=3)
     assert solve(Game.from_code(GameCode.parse(game["code"])), budget_ms=5000).verdict == "winnable"
@@ -178,20 +178,20 @@ def test_winnable_deals_come_from_the_pool(app, client):
 
 def test_only_a_line_that_replays_to_a_win_enters_the_pool(app):
     from service.solver import winnable_deal
-    from service.store import pool
+    from service.store import winnable_deals
 
     code, solution = winnable_deal(1, deadline_s=5)
     with app.app_context():
-        assert pool.add(code, solution.line[:-1]) is False
-        assert pool.size(1) == 0
-        assert pool.add(code, solution.line) is True
-        assert pool.add(code, solution.line) is False  # already waiting
-        assert pool.size(1) == 1
+        assert winnable_deals.add(code, solution.line[:-1]) is False
+        assert winnable_deals.size(1) == 0
+        assert winnable_deals.add(code, solution.line) is True
+        assert winnable_deals.add(code, solution.line) is False  # already waiting
+        assert winnable_deals.size(1) == 1
 
 
 def test_a_low_pool_is_refilled_in_the_background(app):
     from service.api.solving import refill_in_background
-    from service.store import pool
+    from service.store import winnable_deals
 
     app.config.update(WINNABLE_POOL_TARGET=2, WINNABLE_POOL_REFILL=True)
     assert refill_in_background(app, 1) is None  # never under TESTING: a test's database vanishes under it
@@ -203,4 +203,4 @@ def test_a_low_pool_is_refilled_in_the_background(app):
     finally:
         app.testing = True
     with app.app_context():
-        assert pool.size(1) == 2
+        assert winnable_deals.size(1) == 2

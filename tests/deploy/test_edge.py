@@ -254,7 +254,7 @@ def test_a_failed_store_is_tried_again_after_a_pause_and_counts_in_memory_meanwh
     from limits.storage import MemoryStorage
     from limits.strategies import FixedWindowRateLimiter
 
-    from service.api import limits as rate_limits
+    from service.api import rate_limits
 
     client = make_client(RATELIMIT_ENABLED=True, RATELIMIT_STORAGE_URI="redis://127.0.0.1:1/1",
                          RATELIMIT_DEFAULT="4 per minute", RATELIMIT_PROCESSES=2)
@@ -263,7 +263,7 @@ def test_a_failed_store_is_tried_again_after_a_pause_and_counts_in_memory_meanwh
     store_hit = limits._store.hit
     monkeypatch.setattr(limits, "_clock", lambda: now[0])
     monkeypatch.setattr(limits._store, "hit", lambda *args, **kw: tries.append(now[0]) or store_hit(*args, **kw))
-    with caplog.at_level(logging.WARNING, logger="service.api.limits"):
+    with caplog.at_level(logging.WARNING, logger="service.api.rate_limits"):
         answers = [client.get("/v1/rules") for _ in range(3)]
     assert len(tries) == 1  # the store failed once; the next requests did not wait for it
     assert [record.getMessage() for record in caplog.records] == [

@@ -7,26 +7,14 @@ gunicorn.conf.py, over raw sockets (http.client would refuse to send some of the
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import socket
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
+from harness.servers import AppServer
 from service.serving import problem_answer
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _exchange(port: int, raw: bytes) -> tuple[int, dict, bytes]:
@@ -45,26 +33,10 @@ def _exchange(port: int, raw: bytes) -> tuple[int, dict, bytes]:
 @pytest.fixture(scope="module")
 def gunicorn(tmp_path_factory):
     directory = tmp_path_factory.mktemp("serving")
-    port = _free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{directory / 'serving.db'}", "BIND": f"127.0.0.1:{port}",
-           "WEB_WORKERS": "1", "WEB_THREADS": "2"}
     log = directory / "gunicorn.log"
-    with open(log, "w") as output:
-        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "service:create_app()"],
-                                   cwd=ROOT, env=env, stdout=output, stderr=output, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert process.poll() is None, log.read_text()[-3000:]
-            with contextlib.suppress(OSError):
-                if _exchange(port, b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")[0] == 200:
-                    break
-            assert time.monotonic() < deadline, log.read_text()[-3000:]
-            time.sleep(0.1)
-        yield port, log
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
+    with AppServer({"DATABASE_URL": f"sqlite:///{directory / 'serving.db'}", "WEB_WORKERS": "1", "WEB_THREADS": "2"},
+                   log=log) as server:
+        yield server.port, log
 
 
 def _problem(body: bytes) -> dict:

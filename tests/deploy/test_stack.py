@@ -1,9 +1,9 @@
 """The whole stack as deployed: nginx in front of two gunicorn masters on PostgreSQL and Redis.
 
 One stack (deploy/stack.py) for the module, on a scratch PostgreSQL database and Redis
-database ``TEST_REDIS_URL`` (default 1) with a key prefix of its own. Without nginx,
-PostgreSQL or Redis the module is skipped, except under CI, where that is a failure.
-Ports come from ``STACK_TEST_PORTS`` (default 18080-18099).
+database ``TEST_REDIS_URL`` (default 1) with a key prefix of its own (its keys go at
+the end). Without nginx, PostgreSQL or Redis the module is skipped, except under CI,
+where that is a failure. Ports come from ``STACK_TEST_PORTS`` (default 18080-18099).
 """
 
 from __future__ import annotations
@@ -14,13 +14,11 @@ import http.client
 import json
 import math
 import os
-import shutil
 import socket
 import subprocess
 import sys
 import threading
 import time
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -28,45 +26,27 @@ from pathlib import Path
 import pytest
 import requests
 
+from harness import ROOT, nginx
+from harness.nginx import stack
+from harness.ports import free_ports, port_range
+from harness.redis import REDIS_URL, RedisKeys
+from harness.redis import reachable as redis_unreachable
 from tests.api.test_concurrency import act_concurrently
-from tests.databases import scratch_postgres
+from tests.databases import missing, scratch_postgres
 from tests.web.conftest import launched_chromium
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "deploy"))
-
-import stack  # noqa: E402
-
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/1")
 WRITE_LIMIT = 120
 WRITE_WINDOW = 8  # seconds: "120 per minute" with a shorter window, same tolerance
 STALL_SECONDS = float(os.environ.get("STACK_STALL_SECONDS", "20"))
 
 
-def _missing(reason: str):
-    if os.environ.get("CI"):
-        pytest.fail(reason)
-    pytest.skip(reason)
-
-
-def _free_ports(count: int) -> list[int]:
-    low, high = (int(x) for x in os.environ.get("STACK_TEST_PORTS", "18080-18099").split("-"))
-    found = []
-    for port in range(low, high + 1):
-        with socket.socket() as sock:
-            try:
-                sock.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-        found.append(port)
-        if len(found) == count:
-            return found
-    _missing(f"fewer than {count} free ports in {low}-{high}")
-
-
 @pytest.fixture(scope="module")
 def ports():
-    return _free_ports(6)
+    within = port_range("STACK_TEST_PORTS") or (18080, 18099)
+    try:
+        return free_ports(6, within)
+    except RuntimeError as error:
+        missing(str(error))
 
 
 @pytest.fixture(scope="module")
@@ -79,15 +59,12 @@ def front_origins(ports):
 @pytest.fixture(scope="module")
 def running(ports, front_origins, tmp_path_factory):
     """The stack; its value is the StackSettings it runs with."""
-    if shutil.which("nginx") is None and not os.path.exists("/usr/sbin/nginx"):
-        _missing("nginx is not installed (apt-get install nginx)")
-    import redis
-
-    try:
-        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping()
-    except redis.RedisError as error:
-        _missing(f"Redis unreachable at {REDIS_URL}: {error}")
-    with scratch_postgres("solitaire_stack") as url:
+    if not nginx.installed():
+        missing("nginx is not installed (apt-get install nginx)")
+    unreachable = redis_unreachable()
+    if unreachable:
+        missing(unreachable)
+    with scratch_postgres("solitaire_stack") as url, RedisKeys("stack-test") as keys:
         settings = stack.StackSettings(
             port=ports[0], app_ports=ports[1:3], run_dir=tmp_path_factory.mktemp("stack"), database_url=url,
             redis_url=REDIS_URL, workers=1, threads=4, client_timeout=10,
@@ -95,7 +72,7 @@ def running(ports, front_origins, tmp_path_factory):
             # solver's stays as deployed (test_a_hint_flood_is_refused_by_nginx).
             rate=10_000, burst=10_000, write_rate=10_000, write_burst=10_000, create_rate=100_000,
             create_burst=10_000,
-            environment={"RATELIMIT_KEY_PREFIX": f"stack-test-{uuid.uuid4().hex}",
+            environment={"RATELIMIT_KEY_PREFIX": keys.prefix,
                          "RATELIMIT_DEFAULT": "100000 per minute",
                          "RATELIMIT_WRITE": f"{WRITE_LIMIT} per {WRITE_WINDOW} seconds",
                          "CORS_ORIGINS": front_origins["allowed"]})
@@ -430,8 +407,8 @@ def test_gzip_and_headers_through_the_proxy(running, base):
 
 
 def test_no_upstream_is_a_problem_json_502(ports, tmp_path):
-    if shutil.which("nginx") is None and not os.path.exists("/usr/sbin/nginx"):
-        _missing("nginx is not installed (apt-get install nginx)")
+    if not nginx.installed():
+        missing("nginx is not installed (apt-get install nginx)")
     dead = stack.StackSettings(port=ports[5], app_ports=[ports[1] + 1000, ports[2] + 1000], run_dir=tmp_path)
     stack.start_nginx(dead)
     try:

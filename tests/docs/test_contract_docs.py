@@ -6,8 +6,8 @@ from pathlib import Path
 
 import yaml
 
-from service.codes import PARAMS
 from service.engine import ACTION_CODES, PRECEDENCE
+from service.problem_codes import PARAMS
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8")

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from service.docs_pages import render_markdown
+from service.web.markdown import render_markdown
 
 
 def tight(html: str) -> str:

@@ -9,9 +9,9 @@ from importlib import resources
 import pytest
 
 from service import i18n
-from service.codes import PARAMS
 from service.engine.cards import Pile
 from service.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, message, negotiate
+from service.problem_codes import PARAMS
 
 SAMPLE = {
     "card": "7H", "onto": "8D", "top": "QS", "above": "5C", "below": "6S", "pile": "t3",

@@ -8,9 +8,10 @@ SERVICE_UNAVAILABLE and ``/readyz`` 503 meanwhile) and started again, and the sa
 gunicorn recovers. After each phase every acknowledged action is in the stored
 history and ``flask verify --all`` finds 0 inconsistent games.
 
-Bounded for CI (about 30 s per database); ``FAULT_TEST_FULL=1`` plays longer and
-kills more workers. This test stops and starts the local PostgreSQL cluster: run it
-alone, never in parallel with other PostgreSQL tests.
+The databases are those of ``TEST_DATABASES``. The PostgreSQL case runs on a private
+cluster it starts itself in a temporary directory (``harness.postgres.PrivateCluster``):
+the outage it causes is its own, never the shared server's. Bounded for CI (about 30 s
+per database); ``FAULT_TEST_FULL=1`` plays longer and kills more workers.
 """
 
 from __future__ import annotations
@@ -20,8 +21,6 @@ import http.client
 import json
 import os
 import re
-import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -31,7 +30,9 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from tests.databases import scratch_postgres
+from harness.postgres import PrivateCluster, binaries, scratch_database
+from harness.servers import AppServer
+from tests.databases import BACKENDS, missing
 
 ROOT = Path(__file__).resolve().parents[2]
 FULL = os.environ.get("FAULT_TEST_FULL") == "1"
@@ -41,12 +42,6 @@ CLIENTS = 6
 
 
 # -- gunicorn ----------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def request(port: int, method: str, path: str, body: bytes = b"", headers: dict | None = None,
@@ -61,61 +56,9 @@ def request(port: int, method: str, path: str, body: bytes = b"", headers: dict 
         conn.close()
 
 
-class Server:
-    """gunicorn in its own process group, on a fixed port so that it can be restarted."""
-
-    def __init__(self, url: str, port: int, log: Path) -> None:
-        self.url, self.port, self.log = url, port, log
-        self.process: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        env = {**os.environ, "DATABASE_URL": self.url, "BIND": f"127.0.0.1:{self.port}",
-               "RATELIMIT_ENABLED": "0", "WEB_WORKERS": "2", "WEB_THREADS": "4"}
-        with open(self.log, "a") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "service:create_app()"],
-                cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, self.log.read_text()[-3000:]
-            with contextlib.suppress(OSError):
-                if request(self.port, "GET", "/healthz", timeout=2)[0] == 200 and len(self.workers()) == 2:
-                    return
-            time.sleep(0.1)
-        raise AssertionError("gunicorn did not come up:\n" + self.log.read_text()[-3000:])
-
-    def workers(self) -> list[int]:
-        pid = self.process.pid
-        try:
-            return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-        except OSError:
-            return []
-
-    def kill_worker(self) -> None:
-        workers = self.workers()
-        assert workers
-        os.kill(workers[0], signal.SIGKILL)
-        deadline = time.monotonic() + 20  # the master forks a new one
-        while time.monotonic() < deadline:
-            current = self.workers()
-            if len(current) == 2 and workers[0] not in current:
-                return
-            time.sleep(0.05)
-        raise AssertionError("no new worker after kill -9")
-
-    def kill_all(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait()
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill_all()
+def gunicorn(url: str, log: Path) -> AppServer:
+    """The app as served (gunicorn.conf.py, 2 workers x 4 threads), on a port it keeps across restarts."""
+    return AppServer({"DATABASE_URL": url, "RATELIMIT_ENABLED": "0", "WEB_WORKERS": "2", "WEB_THREADS": "4"}, log=log)
 
 
 # -- load --------------------------------------------------------------------------
@@ -223,38 +166,19 @@ def play(load: Load, seconds: float) -> None:
     assert len(load.acknowledged) > before, f"no action acknowledged: {load.statuses}"
 
 
-# -- PostgreSQL --------------------------------------------------------------------
-
-
-def _cluster() -> list[str]:
-    version = sorted(os.listdir("/etc/postgresql"))[0]
-    return ["pg_ctlcluster", "--skip-systemctl-redirect", version, "main"]
-
-
-def postgres(action: str) -> None:
-    args = [*_cluster(), action] + (["-m", "fast"] if action == "stop" else [])
-    subprocess.run(args, check=True, capture_output=True, timeout=60)
-
-
-def postgres_ready(timeout: float = 30.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if subprocess.run(["pg_isready", "-h", "127.0.0.1", "-p", "5432", "-q"]).returncode == 0:
-            return True
-        time.sleep(0.2)
-    return False
+# -- the databases ------------------------------------------------------------------
 
 
 @contextlib.contextmanager
-def scratch_database(kind: str, tmp_path: Path):
+def scratch(kind: str, tmp_path: Path):
+    """The database of ``kind`` and, on PostgreSQL, the private cluster it lives on (None on SQLite)."""
     if kind == "sqlite":
-        yield f"sqlite:///{tmp_path / 'faults.db'}"
+        yield f"sqlite:///{tmp_path / 'faults.db'}", None
         return
-    with scratch_postgres("faults") as url:
-        try:
-            yield url
-        finally:
-            postgres_ready()  # the test may have left the server still starting
+    if binaries() is None:
+        missing("no PostgreSQL binaries (/usr/lib/postgresql/*/bin) to start a private cluster with")
+    with PrivateCluster() as cluster, scratch_database("faults", cluster.url) as url:
+        yield url, cluster
 
 
 def migrate(url: str) -> None:
@@ -266,14 +190,14 @@ def migrate(url: str) -> None:
 # -- the test ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("kind", BACKENDS)
 def test_no_acknowledged_action_is_lost(kind, tmp_path):
-    with scratch_database(kind, tmp_path) as url:
+    with scratch(kind, tmp_path) as (url, cluster):
         migrate(url)
-        server = Server(url, free_port(), tmp_path / "gunicorn.log")
+        server = gunicorn(url, tmp_path / "gunicorn.log")
         load = None
         try:
-            server.start()
+            server.start(workers=2)
             if kind == "sqlite":
                 _chunked_body_is_capped(server.port)
             load = Load(server.port, make_games(server.port, CLIENTS))
@@ -288,15 +212,15 @@ def test_no_acknowledged_action_is_lost(kind, tmp_path):
 
             load.start()
             play(load, PHASE_SECONDS / 2)
-            server.kill_all()
+            server.kill()
             time.sleep(0.3)
-            server.start()
+            server.start(workers=2)
             play(load, PHASE_SECONDS)
             load.stop()
             check(url, load, f"{kind}: master killed, restarted")
 
-            if kind == "postgresql":
-                _database_outage(server, load)
+            if cluster is not None:
+                _database_outage(server, load, cluster)
                 check(url, load, f"{kind}: database stopped and started")
         finally:
             if load is not None:
@@ -304,13 +228,13 @@ def test_no_acknowledged_action_is_lost(kind, tmp_path):
             server.stop()
 
 
-def _database_outage(server: Server, load: Load) -> None:
+def _database_outage(server: AppServer, load: Load, cluster: PrivateCluster) -> None:
     game = load.games[0]
     auth = {"Authorization": f"Bearer {game['token']}"}
     load.start()
     play(load, PHASE_SECONDS / 2)
     try:
-        postgres("stop")
+        cluster.stop()
         time.sleep(0.2)
         status, headers, body = request(server.port, "POST", f"/v1/games/{game['id']}/draw", headers=auth)
         assert status == 503, body
@@ -324,8 +248,8 @@ def _database_outage(server: Server, load: Load) -> None:
         assert request(server.port, "GET", "/healthz")[0] == 200  # the process itself is fine
         time.sleep(PHASE_SECONDS / 2)
     finally:
-        postgres("start")
-        assert postgres_ready(), "PostgreSQL did not come back"
+        cluster.start()
+        assert cluster.ready(), "PostgreSQL did not come back"
     # The same gunicorn recovers: a dead pooled connection fails its first statement, which
     # runs once more on a fresh one (store.db.on_live_connection).
     deadline = time.monotonic() + 30

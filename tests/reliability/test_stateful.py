@@ -24,7 +24,7 @@ from schemathesis.generation.modes import GenerationMode
 from schemathesis.specs.openapi.checks import ignored_auth
 
 import service.engine.deal
-import service.solver
+import service.solver.deals
 from service import create_app
 from service.extensions import db
 from tests.live import serving
@@ -42,7 +42,7 @@ def stateful_app(database_url, monkeypatch):
     # action accepted in one run is refused in the replay), hints stop on a node cap, not
     # on the clock, and no background thread fills the winnable pool meanwhile.
     monkeypatch.setattr(service.engine.deal, "random_deal", lambda: FIXED_DEAL)
-    monkeypatch.setattr(service.solver, "random_deal", lambda: FIXED_DEAL)
+    monkeypatch.setattr(service.solver.deals, "random_deal", lambda: FIXED_DEAL)
     app = create_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": False,
                       "SOLVER_HINT_BUDGET_MS": 60_000, "SOLVER_HINT_MAX_NODES": 20_000,
                       "WINNABLE_DEAL_DEADLINE_MS": 60_000, "WINNABLE_POOL_REFILL": False})

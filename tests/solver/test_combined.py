@@ -17,8 +17,7 @@ import random
 
 import pytest
 
-from service import solver
-from service.solver import fast
+from service.solver import fast, tuning
 from service.solver.search import CC, FC, PARENTS, RANK, SUIT, Budget, Searcher, low_card, safe_to_foundation
 from tests.solver.test_solver import TooLarge, brute_force_winnable, random_endgame, runs_endgame
 
@@ -201,7 +200,7 @@ SEARCHES = [("what low_card names auto-played (as solve runs it)", {"low_autopla
 
 @pytest.mark.parametrize("draw", [1, 3])
 def test_no_verdict_differs_where_auto_play_partial_groups_and_take_backs_meet(draw):
-    assert solver.LOW_AUTOPLAY, "solve() runs the complete search with low_autoplay: so must this test"
+    assert tuning.LOW_AUTOPLAY, "solve() runs the complete search with low_autoplay: so must this test"
     rng = random.Random(1700 + draw)
     counts = {"winnable": 0, "unwinnable": 0, "all three in play": 0, "L1′ plays a card of rank 3+": 0, "too large": 0}
     for n in range(2000):

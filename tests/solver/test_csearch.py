@@ -11,10 +11,9 @@ import random
 
 import pytest
 
-from service import solver
 from service.engine import Game, GameCode
 from service.engine.deal import DEAL_COUNT
-from service.solver import fast
+from service.solver import fast, lines, schedule
 from service.solver.search import Budget, Searcher
 from tests.solver.test_solver import position, random_endgame, replay_wins
 
@@ -58,7 +57,7 @@ def test_c_search_is_the_python_search(draw):
             assert c[:2] == python[:2], (game.to_state(), options)
             assert c[2] == python[2]
             if c[0] == "winnable":
-                line = tuple(solver._actions(c[2], draw))
+                line = tuple(lines.actions(c[2], draw))
                 assert replay_wins(game, line)
             if not options:
                 seen[c[0]] += 1
@@ -172,7 +171,7 @@ def test_c_best_first_is_the_python_best_first(draw):
             assert c[:2] == python[:2], (game.to_state(), options)
             assert c[2] == python[2]
             if c[0] == "winnable":
-                assert replay_wins(game, tuple(solver._actions(c[2], draw)))
+                assert replay_wins(game, tuple(lines.actions(c[2], draw)))
             seen[c[0]] += 1
     assert seen["winnable"] >= 30 and seen["exhausted"] >= 5 and seen["unknown"] >= 5, seen
 
@@ -181,10 +180,10 @@ def test_c_best_first_is_the_python_best_first(draw):
 def test_solve_verdicts_agree_across_backends(draw, monkeypatch):
     rng = random.Random(5000 + draw)
     for game in _positions(rng, draw, 24):
-        monkeypatch.setattr(solver, "BACKEND", "python")
-        python = solver.solve(game, max_nodes=3000, budget_ms=60_000)
-        monkeypatch.setattr(solver, "BACKEND", "c")
-        c = solver.solve(game, max_nodes=3000, budget_ms=60_000)
+        monkeypatch.setattr(schedule, "BACKEND", "python")
+        python = schedule.solve(game, max_nodes=3000, budget_ms=60_000)
+        monkeypatch.setattr(schedule, "BACKEND", "c")
+        c = schedule.solve(game, max_nodes=3000, budget_ms=60_000)
         decided = {python.verdict, c.verdict} - {"unknown"}
         assert len(decided) <= 1, (game.to_state(), python.verdict, c.verdict)
         for solution in (python, c):
@@ -202,5 +201,5 @@ def test_bad_positions_are_refused():
 
 
 def test_backend_is_exposed():
-    assert solver.BACKEND in ("c", "python")
+    assert schedule.BACKEND in ("c", "python")
     assert fast.BACKEND == "c"

@@ -6,10 +6,9 @@ from __future__ import annotations
 import itertools
 import random
 
-from service import solver
 from service.engine import Action, Game, GameCode
 from service.engine.deal import DEAL_COUNT
-from service.solver import solve
+from service.solver import schedule, solve, tuning
 from tests.solver.test_solver import random_endgame
 
 
@@ -62,7 +61,7 @@ def draw_one_losses(seed: int, tries: int = 300):
 
 def test_a_draw_one_loss_is_a_draw_three_loss(monkeypatch):
     """Checked with the draw-3 search alone (solve's draw-1 proof search turned off)."""
-    monkeypatch.setattr(solver, "DRAW_ONE_WEIGHT", 0.0)
+    monkeypatch.setattr(tuning, "DRAW_ONE_WEIGHT", 0.0)
     lost = 0
     for game in draw_one_losses(13):
         assert solve(game, budget_ms=10_000).verdict == "unwinnable", game.to_state()
@@ -72,7 +71,7 @@ def test_a_draw_one_loss_is_a_draw_three_loss(monkeypatch):
 
 def test_a_late_weight_of_zero_stops_that_search(monkeypatch):
     """After QUICK_PHASE_S the draw-1 proof search stops, instead of dividing its time share by 0."""
-    monkeypatch.setattr(solver, "DRAW_ONE_LATE_WEIGHT", 0.0)
+    monkeypatch.setattr(tuning, "DRAW_ONE_LATE_WEIGHT", 0.0)
     # A clock that moves 1 ms a reading, whatever the machine: the late phase starts after a few
     # dozen slices, and the budget ends after about 150, far fewer than this lost deal's proof needs.
     ticks = itertools.count(0.0, 0.001)
@@ -84,8 +83,8 @@ def test_solve_in_draw_three_takes_the_draw_one_proof(monkeypatch):
     """The draw-1 search alone proves these lost: solve() then answers for draw 3 without its own proof."""
     proven = 0
     for game in draw_one_losses(17):
-        monkeypatch.setattr(solver, "COMPLETE_WEIGHT", 1e-9)  # the draw-3 complete search never gets a turn
-        monkeypatch.setattr(solver, "COMPLETE_LATE_WEIGHT", 1e-9)
+        monkeypatch.setattr(tuning, "COMPLETE_WEIGHT", 1e-9)  # the draw-3 complete search never gets a turn
+        monkeypatch.setattr(tuning, "COMPLETE_LATE_WEIGHT", 1e-9)
         assert solve(game, budget_ms=10_000).verdict == "unwinnable"
         monkeypatch.undo()
         proven += 1
@@ -95,7 +94,7 @@ def test_solve_in_draw_three_takes_the_draw_one_proof(monkeypatch):
 def _proofs_dropped(monkeypatch) -> list[int]:
     """The nodes of each draw-1 proof that solve() stops, as it stops it."""
     dropped: list[int] = []
-    real_drop = solver._drop
+    real_drop = schedule._drop
 
     def drop(searches, entry):
         running = entry[0]
@@ -103,7 +102,7 @@ def _proofs_dropped(monkeypatch) -> list[int]:
             dropped.append(running.nodes)
         real_drop(searches, entry)
 
-    monkeypatch.setattr(solver, "_drop", drop)
+    monkeypatch.setattr(schedule, "_drop", drop)
     return dropped
 
 
@@ -122,7 +121,7 @@ def test_a_quick_draw_one_win_stops_the_draw_one_proof(monkeypatch):
     assert with_quick.verdict == "unwinnable"
     assert len(dropped) == 1 and dropped[0] < 2_000_000  # alone it meets over 10 M before its own win
     # Without the quick draw-1 search the proof runs on until the draw-3 proof decides.
-    monkeypatch.setattr(solver, "QUICK_DRAW_ONE_WEIGHT", 0.0)
+    monkeypatch.setattr(tuning, "QUICK_DRAW_ONE_WEIGHT", 0.0)
     dropped.clear()
     without = solved()
     assert without.verdict == "unwinnable" and dropped == []
@@ -137,8 +136,8 @@ def test_in_draw_one_the_complete_search_has_its_own_late_weight(monkeypatch):
         ticks = itertools.count(0.0, 0.001)
         return solve(game, budget_ms=budget_ms, clock=lambda: next(ticks))
 
-    monkeypatch.setattr(solver, "COMPLETE_LATE_WEIGHT", 0.0)  # would stop it in draw 3
+    monkeypatch.setattr(tuning, "COMPLETE_LATE_WEIGHT", 0.0)  # would stop it in draw 3
     assert solved(600_000).verdict == "unwinnable"
-    monkeypatch.setattr(solver, "COMPLETE_LATE_WEIGHT_IN_DRAW_1", 0.0)
+    monkeypatch.setattr(tuning, "COMPLETE_LATE_WEIGHT_IN_DRAW_1", 0.0)
     solution = solved(300)
     assert (solution.verdict, solution.reason) == ("unknown", "time")

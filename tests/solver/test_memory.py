@@ -7,9 +7,8 @@ import tracemalloc
 import pytest
 from click.testing import CliRunner
 
-from service import solver
 from service.engine import Game
-from service.solver import fast, hint, solve
+from service.solver import fast, hint, schedule, solve
 from service.solver.commands import solve_command
 from service.solver.search import MEMORY, Budget, Searcher
 
@@ -29,7 +28,7 @@ def _run(searcher, kind: str):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_tiny_budget_gives_unknown_for_memory(backend, monkeypatch):
-    monkeypatch.setattr(solver, "BACKEND", backend)
+    monkeypatch.setattr(schedule, "BACKEND", backend)
     solution = solve(Game.from_code(HARD_DRAW_THREE), budget_ms=60_000, memory_bytes=300_000)
     assert (solution.verdict, solution.reason) == ("unknown", "memory")
     assert solution.table_bytes <= 300_000  # the C tables start bigger: they never start at all
@@ -37,7 +36,7 @@ def test_a_tiny_budget_gives_unknown_for_memory(backend, monkeypatch):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_unknown_says_which_budget_ran_out(backend, monkeypatch):
-    monkeypatch.setattr(solver, "BACKEND", backend)
+    monkeypatch.setattr(schedule, "BACKEND", backend)
     game = Game.from_code(HARD_DRAW_THREE)
     assert solve(game, budget_ms=60_000, max_nodes=3000).reason == "nodes"
     assert solve(game, budget_ms=5).reason == "time"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from service import solver
 from service.engine import Game
-from service.solver import _luby, _Restarts, fast, solve
+from service.solver import fast, lines, schedule, solve, tuning
+from service.solver.schedule import _luby, _Restarts
 from service.solver.search import MEMORY, NODES, SHUFFLE_SPREAD, Budget, Searcher, shuffle_noise
 from tests.solver.test_solver import replay_wins
 
@@ -67,7 +67,7 @@ def test_restarts_follow_lubys_schedule_until_a_run_wins():
 
     restarts = _Restarts(1, make)
     assert _drive(restarts.dfs()) == [("won",)]
-    unit = solver.RESTART_UNIT
+    unit = tuning.RESTART_UNIT
     assert asked == [(0, unit), (1, unit), (2, 2 * unit), (3, unit), (4, unit), (5, 2 * unit)]
     assert restarts.nodes == 6 * unit + 500 and restarts.table_bytes == 100
 
@@ -100,7 +100,7 @@ def test_memory_and_the_solves_own_node_budget_stop_the_restarts(stop_at, end):
     restarts = _Restarts(1, _one_run(stop_at, end))
     with pytest.raises(Budget) as stopped:
         _drive(restarts.dfs())
-    assert stopped.value.reason == end.reason and restarts.nodes == stop_at(solver.RESTART_UNIT)
+    assert stopped.value.reason == end.reason and restarts.nodes == stop_at(tuning.RESTART_UNIT)
 
 
 @pytest.mark.skipif(fast.BACKEND != "c", reason="the C core is not built (pip install -e .)")
@@ -113,22 +113,22 @@ def test_restarts_win_deals_where_one_run_in_the_scores_order_is_lost(code, rest
         game, streamline=True, max_nodes=nodes, shuffle=shuffle))
     path = _drive(restarts.dfs())
     assert path is not None and restarts.nodes <= restarted
-    assert replay_wins(game, list(solver._actions(path, game.code.draw)))
+    assert replay_wins(game, list(lines.actions(path, game.code.draw)))
 
 
 @pytest.mark.skipif(fast.BACKEND != "c", reason="the C core is not built (pip install -e .)")
 def test_solve_restarts_the_quick_search_unless_told_not_to(monkeypatch):
     game = Game.from_code("TF1-D1N-XXYBOTH")
     made = []
-    restarts_class = solver._Restarts
+    restarts_class = schedule._Restarts
 
     def counting(draw, make):
         made.append(draw)
         return restarts_class(draw, make)
 
-    monkeypatch.setattr(solver, "_Restarts", counting)
+    monkeypatch.setattr(schedule, "_Restarts", counting)
     first = solve(game, budget_ms=60_000, max_nodes=400_000, memory_bytes=None)
     assert made == [1] and first.verdict == "winnable" and replay_wins(game, first.line)
-    monkeypatch.setattr(solver, "QUICK_RESTARTS", False)
+    monkeypatch.setattr(tuning, "QUICK_RESTARTS", False)
     solve(game, budget_ms=60_000, max_nodes=20_000)
     assert made == [1]

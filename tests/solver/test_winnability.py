@@ -1,4 +1,4 @@
-"""bench/winnability.py: the published table's run resumes, takes free verdicts and refuses a mixed file."""
+"""bench/winnability: the published table's run resumes, takes free verdicts and refuses a mixed file."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import winnability
+from bench.winnability import __main__ as winnability
 from service.engine import GameCode
 
 
@@ -68,7 +68,7 @@ def test_the_summary_counts_every_verdict_with_its_interval():
 
 def test_the_published_results_file_is_one_experiment():
     results = winnability.load(winnability.DEFAULT_OUT)
-    assert results, "bench/winnability/seed17.jsonl is missing"
+    assert results, "bench/data/winnability/seed17.jsonl is missing"
     winnability.check_same_experiment(results, 17, 60.0, 2048)
     keys = [(r["deal"], r["draw"]) for r in results]
     assert len(keys) == len(set(keys)), "a (deal, draw) pair is classified twice"
@@ -80,7 +80,7 @@ def test_the_docs_publish_the_table_of_the_results_file(document):
     rows = winnability.markdown_rows(winnability.published(winnability.DEFAULT_OUT))
     assert len(rows) == 2  # both draw modes
     for row in rows:
-        assert row in text, f"{document} does not have the row `{row}` (python bench/winnability.py --markdown)"
+        assert row in text, f"{document} does not have the row `{row}` (python bench/winnability --markdown)"
 
 
 def test_unresolved_deals_are_searched_again_into_a_file_of_their_own(tmp_path):

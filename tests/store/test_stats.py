@@ -22,7 +22,7 @@ def _player() -> str:
     player_id = f"p{next(_numbers):07d}"
     db.session.add(PlayerRow(id=player_id, name="P", token_hash=player_id))
     db.session.flush()
-    stats.create(player_id)
+    stats.create(db.session.connection(), player_id)
     return player_id
 
 
@@ -49,18 +49,18 @@ def test_kept_statistics_equal_a_full_count(app, ops):
                 db.session.add(GameRow(id=game_id, code=f"TF1-D{draw}N-AAAAAAB", deal=1, draw=draw, player_id=player,
                                     token_hash=None, state={}, created_at=moment, updated_at=moment))
                 db.session.flush()
-                stats.game_dealt(player, draw)
+                stats.game_dealt(db.session.connection(), player, draw)
                 playing.append(game_id)
             elif playing:
                 _, pick, score = op
                 game_id = playing.pop(pick % len(playing))
                 row = db.session.connection().execute(sa.select(GameRow.__table__).where(GameRow.id == game_id)).first()
-                stats.game_won(row, score, 300 - score, 1000 + score)
+                stats.game_won(db.session.connection(), row, score, 300 - score, 1000 + score)
                 db.session.execute(sa.update(GameRow).where(GameRow.id == game_id).values(
                     status="won", score=score, moves=300 - score, duration_ms=1000 + score))
                 db.session.flush()
         kept = _snapshot(player)
-        stats.recount(player)
+        stats.recount(db.session.connection(), player)
         assert kept == _snapshot(player)
         db.session.rollback()
 
@@ -92,7 +92,7 @@ def test_reading_statistics_does_not_depend_on_the_number_of_games(app, client):
                  "score": i % 700, "moves": 100 + i % 50, "undos": 0, "version": 0, "hints": 0, "state": {},
                  "created_at": T0 + timedelta(seconds=i), "updated_at": T0, "duration_ms": 1000 + i}
                 for i in range(count)])
-            stats.recount(player)
+            stats.recount(db.session.connection(), player)
             players[count] = player
         db.session.commit()
     small, large = (_statements(app, client, f"/v1/players/{players[n]}") for n in (10, 10_000))

@@ -8,7 +8,7 @@ import pytest
 
 from service import create_app, i18n
 from service.engine import Action, Game, Rejection
-from service.web import help as help_pages
+from service.web import boards, pages
 
 PAGES = ("rules", "examples", "faq")
 
@@ -34,7 +34,7 @@ def test_every_page_in_every_language(client, name, lang):
     html = answer.get_data(as_text=True)
     assert answer.headers["Content-Language"] == lang
     assert f'<html lang="{lang}">' in html
-    title = help_pages.CHROME[lang][name]
+    title = pages.CHROME[lang][name]
     assert f"<title>{title} — Solitaire Réfléchi</title>" in html
     assert html.count("<h1") == 1
     # the nav links the other pages and the play page in the same language, and every language
@@ -102,7 +102,7 @@ def test_faq_names_codes_and_winnable_share(client, lang):
 
 
 def test_a_board_names_what_it_shows():
-    html = help_pages.board_html("TF1-D1N-AAAAAAB", ["t1>t7:7H"], ["t5>t1:KD"], "ja")
+    html = boards.board_html("TF1-D1N-AAAAAAB", ["t1>t7:7H"], ["t5>t1:KD"], "ja")
     assert "1列目" in html and "✓" in html and "✗" not in html
     assert '<span class="hc empty target">K</span>' in html  # the empty column, the move's target
 
