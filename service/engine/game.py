@@ -29,7 +29,7 @@ STATE_VERSION = 1
 #: a rejection (code or params), a deal or the legal actions could change for some game, so that a
 #: client can refuse to judge locally with an older engine (GET /v1/rules answers it as
 #: ``rules_version``; clients/js exports the same constant). tests/engine/rules_fingerprints.json
-#: holds the fingerprint of each version's behaviour (service/vectors.py).
+#: holds the fingerprint of each version's behaviour (service/vectors/fingerprint.py).
 RULES_VERSION = 1
 
 POINTS_FOUNDATION = 10

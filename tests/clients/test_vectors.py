@@ -8,9 +8,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from service import vectors
 from service.engine import Action, Game, NotationError, Rejection, replay
 from service.vectors import WON, dumps, generate, replay_results, vectors_command
+from service.vectors import writer as vector_writer
 
 #: A small set: a few wins, a few hundred actions, every line kind.
 SMALL = {WON: 2, "UNDO_LIMIT_REACHED": 1, "TABLEAU_COLOUR": 1}
@@ -54,7 +54,7 @@ def test_every_line_says_what_the_engine_does():
 
 
 def test_the_command_writes_jsonl_and_its_coverage(tmp_path, monkeypatch):
-    monkeypatch.setattr(vectors, "MINIMUMS", SMALL)
+    monkeypatch.setattr(vector_writer, "MINIMUMS", SMALL)  # where the command's writer reads its defaults
     out = tmp_path / "v.jsonl"
     result = CliRunner().invoke(vectors_command, ["--out", str(out), "--seed", "4", "--actions", "300"])
     assert result.exit_code == 0, result.output
@@ -66,8 +66,8 @@ def test_the_command_writes_jsonl_and_its_coverage(tmp_path, monkeypatch):
 
 
 def test_the_command_fails_when_a_minimum_is_not_met(monkeypatch):
-    monkeypatch.setattr(vectors, "MINIMUMS", {**SMALL, "a case no game reaches": 1})
-    monkeypatch.setattr(vectors, "MAX_RANDOM_GAMES", 3)
+    monkeypatch.setattr(vector_writer, "MINIMUMS", {**SMALL, "a case no game reaches": 1})
+    monkeypatch.setattr(vector_writer, "MAX_RANDOM_GAMES", 3)
     result = CliRunner().invoke(vectors_command, ["--out", "-", "--actions", "100"])
     assert result.exit_code == 1
     assert "LOW        0  (min     1)  a case no game reaches" in result.stderr
