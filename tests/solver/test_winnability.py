@@ -123,7 +123,7 @@ def test_a_second_pass_resumes_at_its_budgets_and_skips_draw_3_after_a_draw_1_lo
     _unresolved_run(out, 2)
     searched = []
 
-    def classify(deal, draw, other, budget_s, memory_mb):  # deal 0 is lost, deal 1 stays unresolved
+    def classify(deal, draw, other, budget_s, memory_mb, variant="reflechi"):  # deal 0 is lost, deal 1 stays unresolved
         searched.append((deal, draw, budget_s))
         verdict = "unwinnable" if deal == 0 else "unknown"
         return {"verdict": verdict, "via": "search", "ms": 1.0, "nodes": 1, "reason": None}
