@@ -82,7 +82,8 @@ def _sample(count: int, draw: int, seed: int, budget_ms: int, memory_bytes: int,
     p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
     if as_json:
         click.echo(json.dumps({
-            **({} if variant == REFLECHI else {"variant": variant}), "draw": draw, "seed": seed, "deals": count, "budget_ms": budget_ms,
+            **({} if variant == REFLECHI else {"variant": variant}),
+            "draw": draw, "seed": seed, "deals": count, "budget_ms": budget_ms,
             "counts": tally, "shares": {v: tally[v] / count for v in VERDICTS},
             "median_ms": round(median, 3), "p99_ms": round(p99, 3),
         }))
