@@ -72,13 +72,14 @@ typedef struct {
      * two columns, so a key mostly reuses its parent's parts (apply clears the bits it changes). */
     uint8_t coded;
     uint8_t code_bits[7];
+    /* The klondike variant: per column, how many of its first cards are face down (always 0 in ours);
+     * here, where it fills the padding before code (the positions are copied at every step). */
+    uint8_t down[7];
     uint32_t code[7];
     /* Bit k: the root's k-th talon card is still in the talon, which only loses cards and keeps
      * their order (talon_remove clears it): make_key's talon part, and where a card lies in the
      * talon (talon_index). */
     uint32_t talon_bits;
-    /* The klondike variant: per column, how many of its first cards are face down (always 0 in ours). */
-    uint8_t down[7];
 } State;
 
 #define NO_PEND 255

@@ -75,7 +75,9 @@ class CSearcher(Searcher):
             search = _csearch.Search(list(state[0]), state[1], state[2], state[3], self.draw, self.streamline,
                                      self.whole_groups, best_first, bool(self.pend_kinds), self.max_bytes or 0,
                                      self.low_autoplay, self.autoplays, self.shuffle,
-                                     state[4] if len(state) > 4 else None)
+                                     # by name, and only under the klondike variant: other builds of
+                                     # the core (bench/solver.py --core) still search ours
+                                     **({"down": state[4]} if len(state) > 4 else {}))
         except ValueError as error:
             if str(error) not in (TOO_TALL, TOO_MANY_DOWN):
                 raise
