@@ -257,8 +257,10 @@ def published(path: Path) -> list[dict]:
     A proof searched again (``--recheck``) takes its new verdict: one the search as it is
     now could not repeat within the budgets is unresolved, and so is the draw-3 loss that
     was taken free from it. A deal the second pass (``--recheck-unresolved``) decided takes
-    that verdict (``second_pass``: its budget). Then the free verdicts across modes again:
-    a draw-1 loss is the draw-3 loss, a draw-3 win the draw-1 win.
+    that verdict (``second_pass``: its budget). Under a variant (klondike), a deal our own
+    table proves lost is lost (``via`` "ours": the variant only takes moves away). Then the
+    free verdicts across modes again: a draw-1 loss is the draw-3 loss, a draw-3 win the
+    draw-1 win.
     """
     results = load(path)
     again = {(r["deal"], r["draw"]): r for r in load(path.with_suffix(RECHECKED))}
@@ -277,6 +279,13 @@ def published(path: Path) -> list[dict]:
         if key in counted and counted[key]["verdict"] == "unknown":
             counted[key] = {**counted[key], "verdict": later["verdict"], "reason": None, "via": "search",
                             "second_pass": dict(zip(FIRST_BUDGETS, _budgets(later), strict=True))}
+    variant = results[0].get("variant", REFLECHI) if results else REFLECHI
+    if variant != REFLECHI and path.resolve() != DEFAULT_OUT.resolve():
+        # The variant only takes moves away from ours: a deal ours proved lost is lost under it.
+        ours = {(r["deal"], r["draw"]): r["verdict"] for r in published(DEFAULT_OUT)}
+        for key, result in counted.items():
+            if result["verdict"] == "unknown" and ours.get(key) == "unwinnable":
+                counted[key] = {**result, "verdict": "unwinnable", "reason": None, "via": "ours"}
     for (deal, draw), result in counted.items():
         # A deal whose draw 3 a stopped run has not classified yet has no other mode.
         other = counted.get((deal, 4 - draw), {}).get("verdict")
@@ -304,17 +313,19 @@ def summary(results: list[dict]) -> str:
         n = len(mode)
         parts = [f"{label} {k / n:.2%} [{low:.2%}, {high:.2%}]"
                  for label, (k, low, high) in zip(("winnable", "proven lost", "unresolved"), shares, strict=True)]
-        free = sum(1 for r in mode if r["via"] != "search" and r["verdict"] != "unknown")
+        free = sum(1 for r in mode if r["via"] not in ("search", "ours") and r["verdict"] != "unknown")
+        from_ours = sum(1 for r in mode if r["via"] == "ours")
         later = [r["second_pass"] for r in mode if "second_pass" in r]
         second = ""
         if later:
             passes = sorted({(p["budget_s"], p["memory_mb"]) for p in later})
             budgets = ", ".join(f"{budget:g} s, {memory} MiB" for budget, memory in passes)
             second = f", {len(later)} decided in a second pass ({budgets})"
-        searched = [r["ms"] for r in mode if r["via"] == "search" and "ms" in r]
+        searched = [r["ms"] for r in mode if r["via"] in ("search", "ours") and "ms" in r]
         cpu = (f" | CPU per searched deal: mean {sum(searched) / len(searched) / 1000:.2f} s, "
                f"median {sorted(searched)[len(searched) // 2]:.0f} ms ({len(searched)} searched)" if searched else "")
-        lines.append(f"draw {draw}: N={n} ({free} free from the other mode), budget {mode[0]['budget_s']:g} s CPU"
+        ours = f", {from_ours} lost as ours proved" if from_ours else ""
+        lines.append(f"draw {draw}: N={n} ({free} free from the other mode{ours}), budget {mode[0]['budget_s']:g} s CPU"
                      f"{second} | " + " | ".join(parts) + cpu)
     return "\n".join(lines) if lines else "no results yet"
 
@@ -327,6 +338,48 @@ def markdown_rows(results: list[dict]) -> list[str]:
         cells += [f"{100 * k / len(mode):.2f} % [{100 * low:.2f}, {100 * high:.2f}]" for k, low, high in shares]
         rows.append("| " + " | ".join(cells) + " |")
     return rows
+
+
+#: the literature's winnable shares of "thoughtful" Klondike (the klondike variant), in %: Blake &
+#: Gent's Solvitaire (draw 3, with its interval), and the draw-1 figure quoted with it
+LITERATURE = {1: (90.48, None), 3: (81.945, 0.084)}
+
+
+def side_by_side(ours: list[dict], variant: list[dict]) -> list[str]:
+    """Markdown rows: per draw mode, the winnable share of both variants and the literature's, and CPU per deal.
+
+    The last column says whether the variant's share is within the literature's interval widened
+    by our own 95 % interval (its unresolved deals counted either way).
+    """
+    rows = ["| mode | ours: dealt cards face up | klondike: dealt cards face down | the literature (klondike) "
+            "| within it? |", "|---|---|---|---|---|"]
+    by_mode = {draw: (mode, shares) for draw, mode, shares in modes(variant)}
+    for draw, mode, shares in modes(ours):
+        cells = [f"draw {draw}", _share_cell(mode, shares)]
+        if draw in by_mode:
+            theirs, their_shares = by_mode[draw]
+            cells.append(_share_cell(theirs, their_shares))
+            value, half = LITERATURE[draw]
+            n = len(theirs)
+            (won, low, high), unresolved = their_shares[0], their_shares[2][0]
+            least, most = 100 * won / n, 100 * (won + unresolved) / n
+            widened = (half or 0.0) + 100 * max(high - won / n, won / n - low)
+            inside = least - widened <= value + (half or 0.0) and most + widened >= value - (half or 0.0)
+            cells.append(f"{value} %" + (f" ± {half}" if half else ""))
+            cells.append(("yes" if inside else "no") + f" (± {widened:.2f} points at N = {n:,})")
+        else:
+            cells += ["", "", ""]
+        rows.append("| " + " | ".join(cells) + " |")
+    return rows
+
+
+def _share_cell(mode: list[dict], shares) -> str:
+    won, low, high = shares[0]
+    searched = [r["ms"] for r in mode if r["via"] in ("search", "ours") and "ms" in r]
+    cpu = f"; {sum(searched) / len(searched) / 1000:.2f} s CPU a deal" if searched else ""
+    unresolved = 100 * shares[2][0] / len(mode)
+    return (f"{100 * won / len(mode):.2f} % [{100 * low:.2f}, {100 * high:.2f}], {unresolved:.2f} % unresolved, "
+            f"N = {len(mode):,}{cpu}")
 
 
 def main(argv=None) -> None:
@@ -359,6 +412,9 @@ def main(argv=None) -> None:
         return
     if args.markdown:
         print("\n".join(markdown_rows(published(args.out))))
+        if args.variant != REFLECHI:  # and beside ours
+            print()
+            print("\n".join(side_by_side(published(DEFAULT_OUT), published(args.out))))
         return
     if not args.summary:
         run(args.out, args.seed, args.deals, args.budget, args.memory_mb, args.processes, args.variant)
