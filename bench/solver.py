@@ -37,6 +37,7 @@ import json
 import os
 import random
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -232,7 +233,7 @@ def solvitaire(binary: str, code: GameCode, cap_s: float) -> tuple[str, float]:
     seconds = usage.ru_utime + usage.ru_stime
     words = [word.strip() for word in out.replace("\n", ",").split(",")]
     verdict = next((SOLVITAIRE_VERDICTS[word] for word in reversed(words) if word in SOLVITAIRE_VERDICTS), None)
-    if verdict is None and seconds > cap_s:  # stopped by its CPU time limit
+    if verdict is None and (seconds > cap_s or child.returncode == -signal.SIGXCPU):  # its CPU time limit
         return "unknown", seconds
     if verdict is None or child.returncode != 0:
         raise RuntimeError(f"Solvitaire on {code}: exit {child.returncode}, output {out!r}")

@@ -69,7 +69,7 @@ class CSearcher(Searcher):
         if max_nodes <= 1:
             raise Budget(NODES)
         yield
-        if doomed(state[0], state[1], state[2]):
+        if doomed(state[0], state[1], state[2], state[4] if len(state) > 4 else None):
             return None
         try:
             search = _csearch.Search(list(state[0]), state[1], state[2], state[3], self.draw, self.streamline,

@@ -223,7 +223,7 @@ def talon_steps(n_talon: int, p: int, draw: int, index: int) -> tuple[list[str],
     raise AssertionError(f"talon card {index} not reachable from p={p}")
 
 
-def doomed(cols, found, talon) -> bool:
+def doomed(cols, found, talon, down=None) -> bool:
     """True when the position is provably lost: some card can never reach its foundation.
 
     A necessary-condition analysis, sound for our rules (take-backs included).
@@ -253,14 +253,19 @@ def doomed(cols, found, talon) -> bool:
     that have a way without such a cycle (an over-estimate of what can happen);
     when some card's U is not marked, that card never reaches its foundation and
     the position is lost.
+
+    ``down`` (the klondike variant: each column's face-down count): a card that lies on a
+    face-down card starts a block of its own too, the card under it being unable to move
+    with it (it is face down until the card leaves); the rest of the argument is unchanged.
     """
     loc = {}
     bottoms = []
     for c, col in enumerate(cols):
         prev = -1
+        under = down[c] if down is not None else 0
         for i, card in enumerate(col):
             loc[card] = (c, i)
-            if i and prev not in PARENTS[card] and RANK[card] != KING:
+            if i and (prev not in PARENTS[card] or i <= under) and RANK[card] != KING:
                 bottoms.append((c, i, card))
             prev = card
     if not bottoms:
@@ -712,7 +717,7 @@ class Searcher:
         if self.max_nodes is not None and self.max_nodes <= 1:
             raise Budget(NODES)
         yield
-        if doomed(state[0], state[1], state[2]):
+        if doomed(state[0], state[1], state[2], state[4] if len(state) > 4 else None):
             return None
         stack = [[state, self.moves(state), 0, root_record, ()]]
         fresh, apply, autoplay = self.fresh, self.apply, self.autoplay
@@ -750,7 +755,7 @@ class Searcher:
             if not nodes & 255:
                 self.nodes = nodes
                 yield
-            if prune and doomed(child[0], child[1], child[2]):
+            if prune and doomed(child[0], child[1], child[2], child[4] if len(child) > 4 else None):
                 continue
             stack.append([child, moves(child, pend), 0, record, pend])
         self.nodes = nodes
@@ -822,7 +827,7 @@ class Searcher:
         if nodes >= max_nodes:
             raise Budget(NODES)
         yield
-        if doomed(state[0], state[1], state[2]):
+        if doomed(state[0], state[1], state[2], state[4] if len(state) > 4 else None):
             return None
         prune = self.prune
         while heap:
@@ -850,7 +855,7 @@ class Searcher:
                 if not nodes & 255:
                     self.nodes = nodes
                     yield
-                if prune and doomed(child[0], child[1], child[2]):
+                if prune and doomed(child[0], child[1], child[2], child[4] if len(child) > 4 else None):
                     continue
                 seq -= 1
                 push(heap, (-score(child), seq, child, len(met) - 1, pend))

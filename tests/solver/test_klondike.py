@@ -15,9 +15,9 @@ import pytest
 from service.engine import KLONDIKE, Action, Game, GameCode, Rejection, replay
 from service.engine.deal import DEAL_COUNT
 from service.solver import fast, solve
-from service.solver.search import PARENTS, RANK, SUIT, Budget, Searcher
+from service.solver.search import PARENTS, RANK, SUIT, Budget, Searcher, doomed
 from tests.solver.test_combined import interaction_endgame, ordered
-from tests.solver.test_solver import TooLarge, random_endgame
+from tests.solver.test_solver import TooLarge, random_endgame, tight_endgame
 
 KING = 12
 EXAMPLE = "TF1-D3N-SFEKBMA"  # column t2 is TS 9D; our winning line opens with t2>t7, moving both onto JD
@@ -295,3 +295,25 @@ def test_the_c_search_is_the_python_search_under_the_variant(draw):
                 results.append(("unknown", searcher.nodes))
         assert results[0] == results[1], game.to_state()
     assert seen["winnable"] >= 10 and seen["unwinnable"] >= 3, seen
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_positions_doomed_under_the_variant_are_lost_by_brute_force(draw):
+    """doomed() with the face-down counts (a card on a face-down card starts a block of its own) is a proof."""
+    rng = random.Random(300 + draw)
+    counts = {"doomed only under the variant": 0, "doomed": 0, "not doomed": 0}
+    for _ in range(1200):
+        game = face_down(tight_endgame(rng, draw), rng)
+        root = Searcher.from_game(game).root
+        verdict = doomed(root[0], root[1], root[2], root[4])
+        try:
+            winnable = plain_winnable(game)
+        except TooLarge:
+            continue
+        if verdict:
+            assert not winnable, game.to_state()
+            counts["doomed only under the variant"] += not doomed(root[0], root[1], root[2])
+        counts["doomed" if verdict else "not doomed"] += 1
+        # the search that prunes every doomed position agrees with the brute force too
+        assert (Searcher.from_game(game, prune=True).run() is not None) == winnable, game.to_state()
+    assert counts["doomed only under the variant"] >= 4 and counts["not doomed"] >= 100, counts
