@@ -37,7 +37,7 @@ ACTION_CODES: tuple[str, ...] = (
 #: column card dealt face down that is still face down was named.  It judges the named card in
 #: its source pile, like rules 2-4, so it comes right after ``WASTE_TOP_ONLY`` (the two never
 #: meet: one is about the waste, the other about columns); our variant never raises it, and its
-#: table, codes and params above are untouched.
+#: PRECEDENCE, ACTION_CODES and RULE_PARAMS stay as they are.
 FACE_DOWN_CODE = "CARD_FACE_DOWN"
 KLONDIKE_PRECEDENCE: tuple[str, ...] = (
     *PRECEDENCE[: PRECEDENCE.index("WASTE_TOP_ONLY") + 1], FACE_DOWN_CODE,
