@@ -5,6 +5,9 @@
     python bench/solver --hint-memory 3          # a hint's memory at SOLVER_HINT_MAX_NODES, per mode
     python bench/solver --compare now core --core OTHER/service/solver/_csearch.cpython-311-x86_64-linux-gnu.so
                                                  # this C core against another checkout's build
+    python bench/solver --variant klondike --draw 3 --solvitaire PATH
+                                                 # the literature's variant, beside a Solvitaire binary
+                                                 # (its klondike preset) on the same deals
 
 One core, deals drawn from a fixed seed; times are CPU seconds of this process (``--wall`` for
 wall time), so that a busy machine does not skew the figures.  They still depend on the machine
@@ -15,16 +18,29 @@ it prints the share decided within 0.1 s, 1 s and the cap, the median and 99th p
 >= 98 % (draw 3) decided within 1 s.  Published winnable shares of the stricter "thoughtful"
 Klondike are 90.48 % (draw 1) and 81.95 % (draw 3); our rules only add moves, so a winnable
 share clearly below those means a bug (or too small a cap).
+
+``--variant klondike`` solves the deals under the literature's rules (the cards dealt under each
+column's last card face down until uncovered). With ``--solvitaire PATH`` (a Solvitaire binary built
+elsewhere from its public source: the project ships none of it), each deal is also written in
+Solvitaire's JSON deal format and solved by it with its ``klondike`` preset (draw 3), one process at
+a time; its CPU time is the child's (``os.wait4``). Its own ``--timeout`` is wall time, which a
+busy machine eats into, so it gets an hour of that and the cap (plus a second) as its CPU time
+limit (``RLIMIT_CPU``: the kernel stops it there); it counts as decided only within the cap.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
+import json
+import os
 import random
 import resource
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -32,8 +48,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import service.solver.schedule  # noqa: E402
 import service.solver.tuning  # noqa: E402
-from service.engine import Game, GameCode  # noqa: E402
-from service.engine.deal import DEAL_COUNT  # noqa: E402
+from service.engine import REFLECHI, Game, GameCode  # noqa: E402
+from service.engine import VARIANTS as RULES  # noqa: E402
+from service.engine.deal import DEAL_COUNT, deal_cards  # noqa: E402
 from service.solver import solve  # noqa: E402
 
 
@@ -43,13 +60,13 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def run(draw: int, deals: int, seed: int, cap_s: float, verbose: bool, clock=time.process_time,
-        start: int = 0) -> dict:
+        start: int = 0, variant: str = REFLECHI) -> dict:
     rng = random.Random(seed)
     codes = [GameCode(draw=draw, deal=rng.randrange(DEAL_COUNT)) for _ in range(start + deals)]
     times, verdicts = [], []
     for n in range(start, start + deals):
         code = codes[n]
-        solution = solve(Game.from_code(code), budget_ms=int(cap_s * 1000), clock=clock)
+        solution = solve(Game.from_code(code, variant), budget_ms=int(cap_s * 1000), clock=clock)
         seconds = solution.ms / 1000.0
         decided = solution.verdict != "unknown"
         times.append(seconds if decided else cap_s)
@@ -177,6 +194,88 @@ def compare(draw: int, deals: int, seed: int, cap_s: float, names: list[str], ro
                   f" total x{sum(table_bytes[name]) / max(1, sum(table_bytes[names[0]])):.2f}", flush=True)
 
 
+#: Solvitaire's answers (its --classify output) as our verdicts
+SOLVITAIRE_VERDICTS = {"solved": "winnable", "unsolvable": "unwinnable", "timed-out": "unknown",
+                       "memory-limit-reached": "unknown", "terminated": "unknown"}
+
+
+def solvitaire_card(card) -> str:
+    """A card as Solvitaire writes it: ``10`` for a ten."""
+    return str(card).replace("T", "10")
+
+
+def solvitaire_deal(code: GameCode) -> dict:
+    """The deal in Solvitaire's JSON deal format, as the klondike variant has it.
+
+    Columns bottom first; a face-down card has its suit in lower case (every card but the last
+    of a column); the stock's last card is drawn first (its parser puts each card on top).
+    """
+    tableau, stock = deal_cards(code.deal)
+    return {
+        "tableau piles": [[solvitaire_card(card)[:-1] + solvitaire_card(card)[-1].lower() for card in column[:-1]]
+                          + [solvitaire_card(column[-1])] for column in tableau],
+        "stock": [solvitaire_card(card) for card in reversed(stock)],
+    }
+
+
+def solvitaire(binary: str, code: GameCode, cap_s: float) -> tuple[str, float]:
+    """Solvitaire's verdict on ``code`` (draw 3, its klondike preset) and the CPU seconds it took."""
+    if code.draw != 3:
+        raise ValueError("Solvitaire's klondike preset is draw 3")
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as deal:
+        json.dump(solvitaire_deal(code), deal)
+        deal.flush()
+        child = subprocess.Popen([binary, "--type", "klondike", "--classify", "--timeout", "3600000", deal.name],
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                 preexec_fn=functools.partial(_cpu_limit, int(cap_s) + 1))
+        out = child.stdout.read()
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+    seconds = usage.ru_utime + usage.ru_stime
+    words = [word.strip() for word in out.replace("\n", ",").split(",")]
+    verdict = next((SOLVITAIRE_VERDICTS[word] for word in reversed(words) if word in SOLVITAIRE_VERDICTS), None)
+    if verdict is None and (seconds > cap_s or child.returncode == -signal.SIGXCPU):  # its CPU time limit
+        return "unknown", seconds
+    if verdict is None or child.returncode != 0:
+        raise RuntimeError(f"Solvitaire on {code}: exit {child.returncode}, output {out!r}")
+    return (verdict if seconds <= cap_s else "unknown"), seconds
+
+
+def _cpu_limit(seconds: int) -> None:
+    resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
+
+
+def against_solvitaire(binary: str, draw: int, deals: int, seed: int, cap_s: float, verbose: bool,
+                       variant: str) -> None:
+    """Each deal solved by our solver (``variant``) and by Solvitaire, one after the other, alternating the order."""
+    rng = random.Random(seed)
+    codes = [GameCode(draw=draw, deal=rng.randrange(DEAL_COUNT)) for _ in range(deals)]
+    ours: list[tuple[str, float]] = []
+    theirs: list[tuple[str, float]] = []
+    for n, code in enumerate(codes):
+        for turn in ((0, 1) if n % 2 == 0 else (1, 0)):
+            if turn == 0:
+                solution = solve(Game.from_code(code, variant), budget_ms=int(cap_s * 1000), clock=time.process_time)
+                ours.append((solution.verdict, solution.ms / 1000.0))
+            else:
+                theirs.append(solvitaire(binary, code, cap_s))
+        if verbose:
+            print(f"  {n:5d} {code} ours {ours[-1][0]:10s} {ours[-1][1]:7.3f} s | Solvitaire {theirs[-1][0]:10s} "
+                  f"{theirs[-1][1]:7.3f} s", flush=True)
+    disagreements = [str(code) for code, (a, _), (b, _) in zip(codes, ours, theirs, strict=True)
+                     if "unknown" not in (a, b) and a != b]
+    for name, results in (("ours", ours), ("Solvitaire", theirs)):
+        def decided(limit: float, results=results) -> float:
+            return sum(1 for verdict, seconds in results if verdict != "unknown" and seconds <= limit) / deals
+
+        won = sum(1 for verdict, _ in results if verdict == "winnable")
+        print(f"draw {draw} {variant} {name:>10s}: N={deals} decided <=0.1s {decided(0.1):.1%}  <=1s {decided(1.0):.1%}"
+              f"  <={cap_s:g}s {decided(cap_s):.1%} | median {percentile([s for _, s in results], 0.5) * 1000:.0f} ms"
+              f" | winnable {won / deals:.1%}", flush=True)
+    print(f"disagreements (both decided, verdicts differ): {len(disagreements)}"
+          + (": " + ", ".join(disagreements) if disagreements else ""), flush=True)
+
+
 #: the machine's speed, printed before the headline figures: the draw-1 proof of this deal (the
 #: complete search as solve() runs it; it loses, so every run meets the same 4.7 M positions)
 REFERENCE_CODE = "TF1-D1N-CPHQPJQ"
@@ -246,7 +345,18 @@ def main(argv=None) -> None:
     parser.add_argument("--hint-memory-one", metavar="CODE", help=argparse.SUPPRESS)
     parser.add_argument("--max-nodes", type=int, default=1_200_000,
                         help="positions of --hint-memory (default 1200000, SOLVER_HINT_MAX_NODES)")
+    parser.add_argument("--variant", choices=RULES, default=REFLECHI,
+                        help="the rules: ours (default) or klondike, the literature's (dealt cards face down)")
+    parser.add_argument("--solvitaire", metavar="PATH",
+                        help="a Solvitaire binary: solve each deal with it too (its klondike preset: draw 3, "
+                             "--variant klondike) and print both side by side")
     args = parser.parse_args(argv)
+    if args.solvitaire:
+        if args.variant != "klondike" or (args.draw and args.draw != [3]):
+            parser.error("--solvitaire compares its klondike preset: --variant klondike --draw 3")
+        print(reference_speed(), flush=True)
+        against_solvitaire(args.solvitaire, 3, args.deals, args.seed, args.cap, args.verbose, args.variant)
+        return
     if args.hint_memory_one:
         print(hint_memory_one(args.hint_memory_one, args.max_nodes))
         return
@@ -275,10 +385,10 @@ def main(argv=None) -> None:
         print(reference_speed(), flush=True)
     for draw in args.draw or (1, 3):
         clock = time.perf_counter if args.wall else time.process_time
-        r = run(draw, args.deals, args.seed, args.cap, args.verbose, clock, args.start)
+        r = run(draw, args.deals, args.seed, args.cap, args.verbose, clock, args.start, args.variant)
         cap_key = f"decided_{args.cap:g}s"
         print(
-            f"draw {draw} ({'wall' if args.wall else 'cpu'}): "
+            f"draw {draw} ({'wall' if args.wall else 'cpu'}{'' if args.variant == REFLECHI else ', ' + args.variant}): "
             f"N={r['deals']} decided <=0.1s {r['decided_0.1s']:.1%}  <=1s {r['decided_1s']:.1%}  "
             f"<={args.cap:g}s {r[cap_key]:.1%} | median {r['median_s'] * 1000:.0f} ms  "
             f"p99 {r['p99_s'] * 1000:.0f} ms | winnable {r['winnable']:.1%}  "

@@ -5,6 +5,8 @@
     nice -n 19 python bench/winnability --processes 2  # the published run (resumable)
     python bench/winnability --recheck-unresolved --budget 240 --memory-mb 6144 --processes 2
                                                       # its second pass over the unresolved deals
+    nice -n 19 python bench/winnability --variant klondike   # the literature's variant, the same deals
+                                                      # (into bench/data/winnability/seed17.klondike.jsonl)
 
 Deals are the first N numbers drawn from ``random.Random(seed)``; each deal is
 classified in draw 1, then in draw 3.  Every result is appended at once as one
@@ -48,11 +50,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import click  # noqa: E402
 
-from service.engine import Game, GameCode  # noqa: E402
+from service.engine import REFLECHI, VARIANTS, Game, GameCode  # noqa: E402
 from service.engine.deal import DEAL_COUNT  # noqa: E402
 from service.solver import solve  # noqa: E402
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "data" / "winnability" / "seed17.jsonl"
+#: --variant's results file, when --out is not given (ours: DEFAULT_OUT)
+VARIANT_OUT = "seed17.{}.jsonl"
 VERDICTS = ("winnable", "unwinnable", "unknown")
 Z95 = 1.959964
 
@@ -96,51 +100,58 @@ def open_for_appending(path: Path):
     return out
 
 
-def check_same_experiment(results: list[dict], seed: int, budget_s: float, memory_mb: int) -> None:
+def check_same_experiment(results: list[dict], seed: int, budget_s: float, memory_mb: int,
+                          variant: str = REFLECHI) -> None:
     for result in results[:1]:
-        if (result["seed"], result["budget_s"], result["memory_mb"]) != (seed, budget_s, memory_mb):
+        if (result["seed"], result["budget_s"], result["memory_mb"], result.get("variant", REFLECHI)) != (
+                seed, budget_s, memory_mb, variant):
             raise SystemExit(
                 f"the results file holds seed {result['seed']}, budget {result['budget_s']} s, "
-                f"memory {result['memory_mb']} MB; pass the same options or another --out")
+                f"memory {result['memory_mb']} MB, variant {result.get('variant', REFLECHI)}; "
+                "pass the same options or another --out")
 
 
-def classify(deal: int, draw: int, other: dict | None, budget_s: float, memory_mb: int) -> dict:
+def classify(deal: int, draw: int, other: dict | None, budget_s: float, memory_mb: int,
+             variant: str = REFLECHI) -> dict:
     """One deal in one draw mode: the free verdict from the other mode when there is one, else a search."""
     if other is not None:
         if draw == 3 and other["verdict"] == "unwinnable":
             return {"verdict": "unwinnable", "via": "draw-1", "ms": 0.0, "nodes": 0, "reason": None}
         if draw == 1 and other["verdict"] == "winnable":
             return {"verdict": "winnable", "via": "draw-3", "ms": 0.0, "nodes": 0, "reason": None}
-    solution = solve(Game.from_code(GameCode(draw=draw, deal=deal)), budget_ms=int(budget_s * 1000),
+    solution = solve(Game.from_code(GameCode(draw=draw, deal=deal), variant), budget_ms=int(budget_s * 1000),
                      memory_bytes=memory_mb << 20, clock=time.process_time)
     return {"verdict": solution.verdict, "via": "search", "ms": round(solution.ms, 1), "nodes": solution.nodes,
             "reason": solution.reason}
 
 
-def _classify_deal(job: tuple[int, int, dict, int, float, int]) -> list[dict]:
+def _classify_deal(job: tuple[int, int, dict, int, float, int, str]) -> list[dict]:
     """Both draw modes of one deal, draw 1 first so that draw 3 can take its free verdict."""
-    index, deal, done, seed, budget_s, memory_mb = job
+    index, deal, done, seed, budget_s, memory_mb, variant = job
+    # the variant's lines say which it is; ours' lines stay as they were
+    tagged = {} if variant == REFLECHI else {"variant": variant}
     lines = []
     for draw, other_draw in ((1, 3), (3, 1)):
         if (deal, draw) in done:
             continue
         result = {"index": index, "deal": deal, "code": str(GameCode(draw=draw, deal=deal)), "draw": draw,
-                  "seed": seed, "budget_s": budget_s, "memory_mb": memory_mb,
-                  **classify(deal, draw, done.get((deal, other_draw)), budget_s, memory_mb)}
+                  "seed": seed, "budget_s": budget_s, "memory_mb": memory_mb, **tagged,
+                  **classify(deal, draw, done.get((deal, other_draw)), budget_s, memory_mb, variant)}
         done[deal, draw] = result
         lines.append(result)
     return lines
 
 
-def run(path: Path, seed: int, count: int, budget_s: float, memory_mb: int, processes: int = 1) -> None:
+def run(path: Path, seed: int, count: int, budget_s: float, memory_mb: int, processes: int = 1,
+        variant: str = REFLECHI) -> None:
     results = load(path)
-    check_same_experiment(results, seed, budget_s, memory_mb)
+    check_same_experiment(results, seed, budget_s, memory_mb, variant)
     done = {(r["deal"], r["draw"]): r for r in results}
     path.parent.mkdir(parents=True, exist_ok=True)
     numbers = deal_numbers(seed, count)
     # Each job carries only its own deal's earlier results, not the whole file.
     jobs = [(index, deal, {key: done[key] for key in ((deal, 1), (deal, 3)) if key in done}, seed, budget_s,
-             memory_mb)
+             memory_mb, variant)
             for index, deal in enumerate(numbers) if (deal, 1) not in done or (deal, 3) not in done]
     # Results are written in the order the deals finish; a restart skips whatever is in the file.
     with open_for_appending(path) as out, multiprocessing.Pool(processes) as pool, click.progressbar(
@@ -159,9 +170,10 @@ def _search_one_again(job: tuple[dict, float, int]) -> list[dict]:
 
 def _search_again(job: tuple[dict, float, int]) -> dict:
     before, budget_s, memory_mb = job
+    variant = before.get("variant", REFLECHI)
     return {"deal": before["deal"], "draw": before["draw"], "code": before["code"], "before": before["verdict"],
-            "budget_s": budget_s, "memory_mb": memory_mb,
-            **classify(before["deal"], before["draw"], None, budget_s, memory_mb)}
+            "budget_s": budget_s, "memory_mb": memory_mb, **({} if variant == REFLECHI else {"variant": variant}),
+            **classify(before["deal"], before["draw"], None, budget_s, memory_mb, variant)}
 
 
 def _search_deal_again(job: tuple[list[dict], float, int]) -> list[dict]:
@@ -246,8 +258,10 @@ def published(path: Path) -> list[dict]:
     A proof searched again (``--recheck``) takes its new verdict: one the search as it is
     now could not repeat within the budgets is unresolved, and so is the draw-3 loss that
     was taken free from it. A deal the second pass (``--recheck-unresolved``) decided takes
-    that verdict (``second_pass``: its budget). Then the free verdicts across modes again:
-    a draw-1 loss is the draw-3 loss, a draw-3 win the draw-1 win.
+    that verdict (``second_pass``: its budget). Under a variant (klondike), a deal our own
+    table proves lost is lost (``via`` "ours": the variant only takes moves away). Then the
+    free verdicts across modes again: a draw-1 loss is the draw-3 loss, a draw-3 win the
+    draw-1 win.
     """
     results = load(path)
     again = {(r["deal"], r["draw"]): r for r in load(path.with_suffix(RECHECKED))}
@@ -266,6 +280,13 @@ def published(path: Path) -> list[dict]:
         if key in counted and counted[key]["verdict"] == "unknown":
             counted[key] = {**counted[key], "verdict": later["verdict"], "reason": None, "via": "search",
                             "second_pass": dict(zip(FIRST_BUDGETS, _budgets(later), strict=True))}
+    variant = results[0].get("variant", REFLECHI) if results else REFLECHI
+    if variant != REFLECHI and path.resolve() != DEFAULT_OUT.resolve():
+        # The variant only takes moves away from ours: a deal ours proved lost is lost under it.
+        ours = {(r["deal"], r["draw"]): r["verdict"] for r in published(DEFAULT_OUT)}
+        for key, result in counted.items():
+            if result["verdict"] == "unknown" and ours.get(key) == "unwinnable":
+                counted[key] = {**result, "verdict": "unwinnable", "reason": None, "via": "ours"}
     for (deal, draw), result in counted.items():
         # A deal whose draw 3 a stopped run has not classified yet has no other mode.
         other = counted.get((deal, 4 - draw), {}).get("verdict")
@@ -293,15 +314,20 @@ def summary(results: list[dict]) -> str:
         n = len(mode)
         parts = [f"{label} {k / n:.2%} [{low:.2%}, {high:.2%}]"
                  for label, (k, low, high) in zip(("winnable", "proven lost", "unresolved"), shares, strict=True)]
-        free = sum(1 for r in mode if r["via"] != "search" and r["verdict"] != "unknown")
+        free = sum(1 for r in mode if r["via"] not in ("search", "ours") and r["verdict"] != "unknown")
+        from_ours = sum(1 for r in mode if r["via"] == "ours")
         later = [r["second_pass"] for r in mode if "second_pass" in r]
         second = ""
         if later:
             passes = sorted({(p["budget_s"], p["memory_mb"]) for p in later})
             budgets = ", ".join(f"{budget:g} s, {memory} MiB" for budget, memory in passes)
             second = f", {len(later)} decided in a second pass ({budgets})"
-        lines.append(f"draw {draw}: N={n} ({free} free from the other mode), budget {mode[0]['budget_s']:g} s CPU"
-                     f"{second} | " + " | ".join(parts))
+        searched = [r["ms"] for r in mode if r["via"] in ("search", "ours") and "ms" in r]
+        cpu = (f" | CPU per searched deal: mean {sum(searched) / len(searched) / 1000:.2f} s, "
+               f"median {sorted(searched)[len(searched) // 2]:.0f} ms ({len(searched)} searched)" if searched else "")
+        ours = f", {from_ours} lost as ours proved" if from_ours else ""
+        lines.append(f"draw {draw}: N={n} ({free} free from the other mode{ours}), budget {mode[0]['budget_s']:g} s CPU"
+                     f"{second} | " + " | ".join(parts) + cpu)
     return "\n".join(lines) if lines else "no results yet"
 
 
@@ -315,6 +341,49 @@ def markdown_rows(results: list[dict]) -> list[str]:
     return rows
 
 
+#: the literature's winnable shares of "thoughtful" Klondike (the klondike variant), in %: Blake &
+#: Gent's Solvitaire (draw 3, with its interval), and the draw-1 figure quoted with it
+LITERATURE = {1: (90.48, None), 3: (81.945, 0.084)}
+
+
+def side_by_side(ours: list[dict], variant: list[dict]) -> list[str]:
+    """Markdown rows: per draw mode, the winnable share of both variants and the literature's, and CPU per deal.
+
+    The last column says whether the literature's figure is within the variant's share (its
+    unresolved deals counted either way) give or take the literature's interval widened by our own
+    95 % interval's half-width.
+    """
+    rows = ["| mode | ours: dealt cards face up | klondike: dealt cards face down | the literature (klondike) "
+            "| within it? |", "|---|---|---|---|---|"]
+    by_mode = {draw: (mode, shares) for draw, mode, shares in modes(variant)}
+    for draw, mode, shares in modes(ours):
+        cells = [f"draw {draw}", _share_cell(mode, shares)]
+        if draw in by_mode:
+            theirs, their_shares = by_mode[draw]
+            cells.append(_share_cell(theirs, their_shares))
+            value, half = LITERATURE[draw]
+            n = len(theirs)
+            (won, low, high), unresolved = their_shares[0], their_shares[2][0]
+            least, most = 100 * won / n, 100 * (won + unresolved) / n
+            widened = (half or 0.0) + 100 * max(high - won / n, won / n - low)
+            inside = least - widened <= value <= most + widened
+            cells.append(f"{value} %" + (f" ± {half}" if half else ""))
+            cells.append(("yes" if inside else "no") + f" (± {widened:.2f} points at N = {n:,})")
+        else:
+            cells += ["", "", ""]
+        rows.append("| " + " | ".join(cells) + " |")
+    return rows
+
+
+def _share_cell(mode: list[dict], shares) -> str:
+    won, low, high = shares[0]
+    searched = [r["ms"] for r in mode if r["via"] in ("search", "ours") and "ms" in r]
+    cpu = f"; {sum(searched) / len(searched) / 1000:.2f} s CPU a deal" if searched else ""
+    unresolved = 100 * shares[2][0] / len(mode)
+    return (f"{100 * won / len(mode):.2f} % [{100 * low:.2f}, {100 * high:.2f}], {unresolved:.2f} % unresolved, "
+            f"N = {len(mode):,}{cpu}")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=10_000, help="deals per draw mode (default 10000)")
@@ -322,7 +391,10 @@ def main(argv=None) -> None:
     parser.add_argument("--budget", type=float, default=60.0, help="CPU seconds per deal and mode (default 60)")
     parser.add_argument("--memory-mb", type=int, default=2048,
                         help="table budget of each search, in MiB (default 2048)")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"results file (default {DEFAULT_OUT})")
+    parser.add_argument("--variant", choices=VARIANTS, default=REFLECHI,
+                        help="the rules: ours (default) or klondike, the literature's (dealt cards face down)")
+    parser.add_argument("--out", type=Path,
+                        help=f"results file (default {DEFAULT_OUT}, or {VARIANT_OUT.format('<variant>')} beside it)")
     parser.add_argument("--summary", action="store_true", help="only print the table of the results so far")
     parser.add_argument("--markdown", action="store_true", help="print the table's rows as the FAQ publishes them")
     parser.add_argument("--recheck", action="store_true",
@@ -332,6 +404,8 @@ def main(argv=None) -> None:
                              "with --budget and --memory-mb (e.g. longer than the run's)")
     parser.add_argument("--processes", type=int, default=1, help="searches at once (default 1)")
     args = parser.parse_args(argv)
+    if args.out is None:
+        args.out = DEFAULT_OUT if args.variant == REFLECHI else DEFAULT_OUT.with_name(VARIANT_OUT.format(args.variant))
     if args.recheck:
         print(recheck(args.out, args.budget, args.memory_mb, args.processes))
         return
@@ -340,9 +414,12 @@ def main(argv=None) -> None:
         return
     if args.markdown:
         print("\n".join(markdown_rows(published(args.out))))
+        if args.variant != REFLECHI:  # and beside ours
+            print()
+            print("\n".join(side_by_side(published(DEFAULT_OUT), published(args.out))))
         return
     if not args.summary:
-        run(args.out, args.seed, args.deals, args.budget, args.memory_mb, args.processes)
+        run(args.out, args.seed, args.deals, args.budget, args.memory_mb, args.processes, args.variant)
     print(summary(published(args.out)))
 
 

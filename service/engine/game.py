@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from .cards import CARDS, COLUMNS, FOUNDATIONS, RANKS, STEP, SUITS, Card, Pile, cards_named, format_cards
 from .deal import GameCode, deal_cards
 from .notation import DRAW, MOVE, RECYCLE, TAKE_BACK, TAP, UNDO, Action
-from .rejections import Rejection
+from .rejections import FACE_DOWN_CODE, Rejection
 
 UNDO_LIMIT = 100
 STATE_VERSION = 1
@@ -32,6 +32,13 @@ STATE_VERSION = 1
 #: holds the fingerprint of each version's behaviour (service/vectors/fingerprint.py).
 RULES_VERSION = 1
 
+#: The rules played: ours (every tableau card face up, the only variant the service offers), or
+#: the literature's "thoughtful" Klondike, for the solver and its benchmarks: every card is known,
+#: but the cards dealt under each column's last card stay face down, and cannot move, until they
+#: become their column's last card (then they turn face up for good). Everything else is ours.
+REFLECHI, KLONDIKE = "reflechi", "klondike"
+VARIANTS = (REFLECHI, KLONDIKE)
+
 POINTS_FOUNDATION = 10
 POINTS_WASTE_TO_COLUMN = 5
 POINTS_RECYCLE = -100
@@ -39,7 +46,9 @@ POINTS_RECYCLE = -100
 # Operations of the undo records ``(op, a, b, n, applied, arrived, fan_before)``:
 # a and b are column indexes (0–6) or suit indexes (0–3) depending on the op,
 # n the number of cards, applied the points applied, arrived the card whose
-# first foundation arrival the op recorded (-1: none).
+# first foundation arrival the op recorded (-1: none).  In the klondike variant a
+# record has an eighth field, ``turned``: 1 when the op turned column a's next
+# face-down card up (undo turns it down again), else 0.
 OP_COLUMN_TO_COLUMN = 0
 OP_COLUMN_TO_FOUNDATION = 1
 OP_WASTE_TO_COLUMN = 2
@@ -98,11 +107,17 @@ class Game:
 
     __slots__ = (
         "code", "tableau", "stock", "waste", "waste_fan", "foundations",
-        "score", "moves", "undos", "arrived", "undo_stack", "undo_dropped",
+        "score", "moves", "undos", "arrived", "undo_stack", "undo_dropped", "variant", "face_down",
     )
 
-    def __init__(self, code: GameCode) -> None:
+    def __init__(self, code: GameCode, variant: str = REFLECHI) -> None:
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown variant: {variant!r}")
         self.code = code
+        self.variant = variant
+        #: klondike only: per column, how many of its first cards are face down (column i is dealt
+        #: with i of them); None in our variant, where every tableau card is face up
+        self.face_down: list[int] | None = list(range(7)) if variant == KLONDIKE else None
         tableau, stock = deal_cards(code.deal)
         self.tableau: list[list[Card]] = tableau
         # The next card to draw is the last element, so a draw is a pop().
@@ -118,9 +133,9 @@ class Game:
         self.undo_dropped = False
 
     @classmethod
-    def from_code(cls, code: str | GameCode) -> Game:
-        """A new game dealt from a game code (text or parsed)."""
-        return cls(code if isinstance(code, GameCode) else GameCode.parse(code))
+    def from_code(cls, code: str | GameCode, variant: str = REFLECHI) -> Game:
+        """A new game dealt from a game code (text or parsed), played under ``variant``."""
+        return cls(code if isinstance(code, GameCode) else GameCode.parse(code), variant)
 
     # -- derived state --------------------------------------------------------
 
@@ -189,7 +204,10 @@ class Game:
             stack = self.undo_stack
             if len(stack) == UNDO_LIMIT:
                 self.undo_dropped = True
-            stack.append((OP_DRAW, 0, 0, n, 0, -1, self.waste_fan))
+            if self.face_down is None:
+                stack.append((OP_DRAW, 0, 0, n, 0, -1, self.waste_fan))
+            else:
+                stack.append((OP_DRAW, 0, 0, n, 0, -1, self.waste_fan, 0))
             self.waste_fan = n
             self.moves += 1
             return Outcome(action, 0, cards, _STOCK, _WASTE)
@@ -253,7 +271,16 @@ class Game:
         stack = self.undo_stack
         if len(stack) == UNDO_LIMIT:
             self.undo_dropped = True
-        stack.append((op, a, b, n, points, arrived, fan_before))
+        face_down = self.face_down
+        if face_down is None:
+            stack.append((op, a, b, n, points, arrived, fan_before))
+        else:
+            # klondike: a column that lost cards down to its face-down ones turns the next one up
+            turned = 0
+            if op <= OP_COLUMN_TO_FOUNDATION and face_down[a] and face_down[a] >= len(self.tableau[a]):
+                face_down[a] -= 1
+                turned = 1
+            stack.append((op, a, b, n, points, arrived, fan_before, turned))
         self.moves += 1
         return Outcome(action, points, cards, _SOURCES[op][a], _TARGETS[op][b])
 
@@ -278,6 +305,8 @@ class Game:
             start = len(column) - 1
             while start > 0 and STEP[column[start - 1]][column[start]]:
                 start -= 1
+            if self.face_down is not None and start < self.face_down[src]:
+                start = self.face_down[src]
             for index in range(start, len(column)):
                 card = column[index]
                 for dst, other in enumerate(tableau):
@@ -350,6 +379,8 @@ class Game:
             raise Rejection("CARD_NOT_IN_PILE", card=str(card), pile=source.value) from None
         if col < 0:
             raise Rejection("WASTE_TOP_ONLY", card=str(card), top=str(pile[-1]))
+        if self.face_down is not None and index < self.face_down[col]:
+            raise Rejection(FACE_DOWN_CODE, card=str(card), pile=source.value)
         return pile, index
 
     @staticmethod
@@ -474,7 +505,10 @@ class Game:
         stack = self.undo_stack
         if not stack or self.foundations == _WON:
             self._check_undo()
-        op, a, b, n, points, arrived, fan_before = stack.pop()
+        record = stack.pop()
+        op, a, b, n, points, arrived, fan_before = record[:7]
+        if len(record) > 7 and record[7]:
+            self.face_down[a] += 1  # klondike: the card the op turned up goes face down again
         if op == OP_DRAW:
             waste, stock = self.waste, self.stock
             if n == 1:
@@ -547,6 +581,8 @@ class Game:
             "arrived": self.arrived,
             "undo_stack": list(map(list, self.undo_stack)),
             "undo_dropped": self.undo_dropped,
+            # the variant's fields only when it is not ours, so that stored games never change
+            **({} if self.face_down is None else {"variant": self.variant, "face_down": list(self.face_down)}),
         }
 
     @classmethod
@@ -567,6 +603,10 @@ class Game:
         game.arrived = state["arrived"]
         game.undo_stack = deque(map(tuple, state["undo_stack"]), maxlen=UNDO_LIMIT)
         game.undo_dropped = state["undo_dropped"]
+        game.variant = state.get("variant", REFLECHI)
+        if game.variant not in VARIANTS:
+            raise ValueError(f"unknown variant: {game.variant!r}")
+        game.face_down = list(state["face_down"]) if game.variant == KLONDIKE else None
         return game
 
     def view(self) -> dict:
@@ -585,6 +625,7 @@ class Game:
             "waste": format_cards(self.waste),
             "waste_fan": self.waste_fan,
             "can_undo": self.can_undo,
+            **({} if self.face_down is None else {"variant": self.variant, "face_down": list(self.face_down)}),
         }
 
     def __eq__(self, other: object) -> bool:
@@ -621,9 +662,9 @@ def _take_back_action(suit: int, dst: int) -> Action:
     return action
 
 
-def replay(code: str | GameCode, actions) -> Game:
-    """Rebuild a game from its code and its history (actions or their notation)."""
-    game = Game.from_code(code)
+def replay(code: str | GameCode, actions, variant: str = REFLECHI) -> Game:
+    """Rebuild a game from its code and its history (actions or their notation), played under ``variant``."""
+    game = Game.from_code(code, variant)
     for action in actions:
         game.apply(action if isinstance(action, Action) else Action.parse(action))
     return game

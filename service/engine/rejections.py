@@ -33,6 +33,18 @@ ACTION_CODES: tuple[str, ...] = (
     "NO_DESTINATION",
 )
 
+#: The literature's variant only (``Game(..., variant="klondike")``, never offered to players): a
+#: column card dealt face down that is still face down was named.  It judges the named card in
+#: its source pile, like rules 2-4, so it comes right after ``WASTE_TOP_ONLY`` (the two never
+#: meet: one is about the waste, the other about columns); our variant never raises it, and its
+#: PRECEDENCE, ACTION_CODES and RULE_PARAMS stay as they are.
+FACE_DOWN_CODE = "CARD_FACE_DOWN"
+KLONDIKE_PRECEDENCE: tuple[str, ...] = (
+    *PRECEDENCE[: PRECEDENCE.index("WASTE_TOP_ONLY") + 1], FACE_DOWN_CODE,
+    *PRECEDENCE[PRECEDENCE.index("WASTE_TOP_ONLY") + 1 :],
+)
+KLONDIKE_PARAMS: dict[str, tuple[str, ...]] = {FACE_DOWN_CODE: ("card", "pile")}
+
 #: Every code the engine raises, with the names of the params it always carries.
 RULE_PARAMS: dict[str, tuple[str, ...]] = {
     "GAME_FINISHED": (),

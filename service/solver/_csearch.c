@@ -18,7 +18,10 @@
  *     (shuffle=S > 0: noise from the seed S added to the moves' scores, see shuffle_noise;
  *      max_bytes=N > 0: the memory budget of the search's tables, see within_memory;
  *      low_autoplay=True: only aces, twos and the cards nothing in play can need are auto-played,
- *      see docs/SOLVER.md)
+ *      see docs/SOLVER.md;
+ *      down=(7 counts): the klondike variant, each column's first cards still face down: a group
+ *      moves only from a face-up card, and a column that loses its cards down to them turns the
+ *      last one up; None: ours, every card face up)
  *     .step(limit) -> 0 running (limit positions reached), 1 won, 2 exhausted,
  *                     3 stopped at the memory budget (for good)
  *     .nodes       -> positions expanded so far (the root counts 1; a restricted one, rule 7, each
@@ -46,6 +49,8 @@ enum { CC = 0, CF = 1, TC = 2, TF = 3, FC = 4 };
 enum { RUNNING = 0, WON = 1, EXHAUSTED = 2, OVER_MEMORY = 3 };
 /* Search_init's error for a root whose columns could outgrow MAXCOL (fast.py searches it in Python). */
 #define TOO_TALL "a column could outgrow the C core's columns"
+/* Search_init's error for a face-down count make_key's 3 bits cannot hold (fast.py searches it in Python). */
+#define TOO_MANY_DOWN "more face-down cards in a column than the C core's keys hold"
 
 typedef struct {
     uint8_t cols[7][MAXCOL];
@@ -67,6 +72,9 @@ typedef struct {
      * two columns, so a key mostly reuses its parent's parts (apply clears the bits it changes). */
     uint8_t coded;
     uint8_t code_bits[7];
+    /* The klondike variant: per column, how many of its first cards are face down (always 0 in ours);
+     * here, where it fills the padding before code (the positions are copied at every step). */
+    uint8_t down[7];
     uint32_t code[7];
     /* Bit k: the root's k-th talon card is still in the talon, which only loses cards and keeps
      * their order (talon_remove clears it): make_key's talon part, and where a card lies in the
@@ -218,10 +226,12 @@ static inline void column_grows(State *st, int c)
     st->coded &= (uint8_t)~(1u << c);
 }
 
-/* Column c has lost cards from its top. */
+/* Column c has lost cards from its top (klondike: down to its face-down cards, the last turns up). */
 static inline void column_shrank(State *st, int c)
 {
     int len = st->len[c];
+    if (st->down[c] && st->down[c] >= len)
+        st->down[c] = (uint8_t)(len - 1);
     if (st->run[c] >= len)
         st->run[c] = (uint8_t)run_start(st->cols[c], len);
     st->coded &= (uint8_t)~(1u << c);
@@ -492,7 +502,7 @@ static int gen_moves(const State *st, const uint8_t *talon_at, int draw, int mod
         int top = col[len - 1];
         if (found[SUIT[top]] == RANK[top])
             add_move(sc, &n, 90 - RANK[top], CF, src, 0, 0);
-        int start = st->run[src];
+        int start = st->run[src] > st->down[src] ? st->run[src] : st->down[src]; /* klondike: face up */
         int lowest = -1; /* the lowest rank under the run, found when first needed */
         for (int i = start; i < len; i++) {
             int card = col[i];
@@ -611,7 +621,7 @@ static int gen_uses(const State *st, const uint8_t *talon_at, int draw, int mode
         if (!len || RANK[st->cols[src][len - 1]] >= RANK[x])
             continue; /* the run's ranks go up from its last card */
         const uint8_t *col = st->cols[src];
-        int start = st->run[src];
+        int start = st->run[src] > st->down[src] ? st->run[src] : st->down[src]; /* klondike: face up */
         int i = start + RANK[col[start]] - (RANK[x] - 1);
         if (i < start || i >= len || !is_parent(x, col[i]))
             continue;
@@ -735,8 +745,10 @@ static inline int group_bits(const uint8_t *col, int from, int n, uint32_t *bits
 }
 
 /* Column c's part of make_key: its bits (*nbits of them), or a king column's (length - 1) | its group's
- * bits << 4 with *nbits 0.  Returns 0 when the column is not one the search can reach from root. */
-static int column_code(const State *st, const State *root, int c, uint32_t *code, uint8_t *nbits)
+ * bits << 4 with *nbits 0.  Returns 0 when the column is not one the search can reach from root.
+ * with_down (the klondike variant, a root with face-down cards): a column keeps its face-down count in
+ * 3 more bits after the group's length, and a king column has none face down (else it is a root one). */
+static int column_code(const State *st, const State *root, int c, int with_down, uint32_t *code, uint8_t *nbits)
 {
     const uint8_t *col = st->cols[c];
     int n = st->len[c];
@@ -746,7 +758,7 @@ static int column_code(const State *st, const State *root, int c, uint32_t *code
         *nbits = 6;
         return 1;
     }
-    if (RANK[col[0]] == KING && group_bits(col, 1, n, &bits)) { /* a king column */
+    if (RANK[col[0]] == KING && !st->down[c] && group_bits(col, 1, n, &bits)) { /* a king column */
         *code = (uint32_t)(n - 1) | bits << 4;
         *nbits = 0;
         return 1;
@@ -756,6 +768,13 @@ static int column_code(const State *st, const State *root, int c, uint32_t *code
         kept++;
     if (!kept || n - kept > 12 || !group_bits(col, kept, n, &bits))
         return 0;
+    if (with_down) {
+        if (st->down[c] > 7)
+            return 0;
+        *code = (uint32_t)kept | (uint32_t)(n - kept) << 6 | (uint32_t)st->down[c] << 10 | bits << 13;
+        *nbits = (uint8_t)(13 + n - kept);
+        return 1;
+    }
     *code = (uint32_t)kept | (uint32_t)(n - kept) << 6 | bits << 10;
     *nbits = (uint8_t)(10 + n - kept);
     return 1;
@@ -763,14 +782,14 @@ static int column_code(const State *st, const State *root, int c, uint32_t *code
 
 /* The key of st (see Key); root: the search's root position.  Returns 0 when st is not reachable
  * from root (cannot happen; checked).  Fills in st's column parts that a move changed (coded). */
-static int make_key(State *st, const State *root, Key *out)
+static int make_key(State *st, const State *root, int with_down, Key *out)
 {
     KeyWriter kw = {{{0, 0, 0}}, 0};
     int king_len[4] = {0, 0, 0, 0}, kings = 0;
     uint32_t king_bits[4];
     for (int c = 0; c < 7; c++) {
         if (!(st->coded >> c & 1)) {
-            if (!column_code(st, root, c, &st->code[c], &st->code_bits[c]))
+            if (!column_code(st, root, c, with_down, &st->code[c], &st->code_bits[c]))
                 return 0;
             st->coded |= (uint8_t)(1u << c);
         }
@@ -941,6 +960,7 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     int draw, streamline /* the auto-play mode: AUTO_* */, whole_groups, best_first, status, started, pending;
+    int klondike; /* the root has face-down cards (State.down): make_key keeps their counts */
     uint32_t shuffle; /* gen_moves' seed */
     long long nodes;
     unsigned long long max_bytes; /* 0: no memory budget */
@@ -1043,20 +1063,21 @@ static void Search_dealloc(SearchObject *self)
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"cols", "found", "talon", "p", "draw", "streamline", "whole_groups", "best_first",
-                             "pending", "max_bytes", "low_autoplay", "autoplay", "shuffle", NULL};
-    PyObject *cols, *found;
+                             "pending", "max_bytes", "low_autoplay", "autoplay", "shuffle", "down", NULL};
+    PyObject *cols, *found, *down = Py_None;
     Py_buffer talon;
     int p, draw, streamline = 0, whole_groups = 0, best_first = 0, pending = 0, low_autoplay = 0, autoplay_on = 1;
     unsigned long long max_bytes = 0;
     unsigned int shuffle = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOy*ii|ppppKppI", kwlist, &cols, &found, &talon, &p, &draw,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOy*ii|ppppKppIO", kwlist, &cols, &found, &talon, &p, &draw,
                                      &streamline, &whole_groups, &best_first, &pending, &max_bytes, &low_autoplay,
-                                     &autoplay_on, &shuffle))
+                                     &autoplay_on, &shuffle, &down))
         return -1;
     State st;
     memset(&st, 0, sizeof st);
     int ok = 0;
-    PyObject *seq = NULL, *fseq = NULL;
+    PyObject *seq = NULL, *fseq = NULL, *dseq = NULL;
+    int klondike = 0;
     uint8_t seen[52];
     memset(seen, 0, sizeof seen);
     int cards = 0;
@@ -1131,6 +1152,30 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "a position holds the 52 cards");
         goto done;
     }
+    if (down != Py_None) {
+        dseq = PySequence_Fast(down, "down must be a sequence");
+        if (!dseq)
+            goto done;
+        if (PySequence_Fast_GET_SIZE(dseq) != 7) {
+            PyErr_SetString(PyExc_ValueError, "7 face-down counts expected");
+            goto done;
+        }
+        for (int c = 0; c < 7; c++) {
+            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(dseq, c));
+            if (v == -1 && PyErr_Occurred())
+                goto done;
+            if (v < 0 || (v && v >= st.len[c])) {
+                PyErr_SetString(PyExc_ValueError, "a face-down count is below its column's length");
+                goto done;
+            }
+            if (v > 7) { /* never in a game (6 at most are dealt): a position built by hand */
+                PyErr_SetString(PyExc_ValueError, TOO_MANY_DOWN);
+                goto done;
+            }
+            st.down[c] = (uint8_t)v;
+            klondike |= v > 0;
+        }
+    }
     st.pend = st.pend2 = NO_PEND;
     memcpy(st.untouched, st.len, sizeof st.untouched);
     memset(self->talon_at, 255, sizeof self->talon_at);
@@ -1138,6 +1183,7 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
         self->talon_at[st.talon[i]] = (uint8_t)i;
     derive_bookkeeping(&st, self->talon_at);
     self->root = st;
+    self->klondike = klondike;
     self->pending = pending;
     self->max_bytes = max_bytes;
     self->draw = draw;
@@ -1154,6 +1200,7 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
 done:
     Py_XDECREF(seq);
     Py_XDECREF(fseq);
+    Py_XDECREF(dseq);
     PyBuffer_Release(&talon);
     return ok ? 0 : -1;
 }
@@ -1179,7 +1226,7 @@ static int fresh_child(SearchObject *self, State *child, const Key *made)
     Key key;
     if (made)
         key = *made;
-    else if (!make_key(child, &self->root, &key)) {
+    else if (!make_key(child, &self->root, self->klondike, &key)) {
         unreachable();
         return FRESH_ERROR;
     }
@@ -1202,7 +1249,7 @@ static int start(SearchObject *self, State *st)
     if (total_found(st) == 52)
         return self->status = WON;
     Key key;
-    if (!make_key(st, &self->root, &key))
+    if (!make_key(st, &self->root, self->klondike, &key))
         return unreachable();
     if (table_visit(&self->table, &key, talon_phase(st, self->draw), self->draw) < 0) {
         PyErr_NoMemory();
@@ -1261,7 +1308,7 @@ static void pack(const State *st, uint8_t *out)
 {
     int n = 0;
     for (int c = 0; c < 7; c++) {
-        out[n++] = st->len[c];
+        out[n++] = (uint8_t)(st->len[c] | st->down[c] << 5); /* a length is at most MAXCOL < 32 */
         memcpy(out + n, st->cols[c], st->len[c]);
         n += st->len[c];
     }
@@ -1279,7 +1326,8 @@ static void unpack(const uint8_t *in, State *st, const uint8_t *talon_at)
 {
     int n = 0;
     for (int c = 0; c < 7; c++) {
-        st->len[c] = in[n++];
+        st->down[c] = in[n] >> 5;
+        st->len[c] = in[n++] & 31;
         memcpy(st->cols[c], in + n, st->len[c]);
         n += st->len[c];
     }
@@ -1516,7 +1564,7 @@ static PyObject *Search_step(SearchObject *self, PyObject *arg)
          * keys are of positions met before, far apart) fetched while auto-play runs; auto-play
          * mostly plays nothing, and then the key stands. */
         Key key;
-        int keyed = !puts_down(self, m) && make_key(&child, &self->root, &key);
+        int keyed = !puts_down(self, m) && make_key(&child, &self->root, self->klondike, &key);
         if (keyed)
             table_prefetch(&self->table, &key);
         size_t before_autoplay = self->rec.n;

@@ -45,6 +45,8 @@ def position_key(state: dict, tag: str = "") -> str:
     """
     draw = state["code"].upper()[5]  # TF1-D1N-…: the draw mode is part of the position's rules
     position = [draw, state["tableau"], state["foundations"], state["waste"], state["stock"]]
+    if "face_down" in state:  # the klondike variant (never served): its face-down cards change the answer
+        position.append(state["face_down"])
     digest = hashlib.sha256(json.dumps(position, separators=(",", ":")).encode()).hexdigest()[:40]
     return f"solitaire:solver:{VERSION}:{tag}:{digest}"
 

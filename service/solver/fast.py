@@ -41,6 +41,8 @@ WON, EXHAUSTED, OVER_MEMORY = 1, 2, 3
 OUTSIDE_THE_KEY = "a position outside its root's reach"
 #: the C core's refusal of a root whose columns could grow past its fixed size (``MAXCOL``)
 TOO_TALL = "a column could outgrow the C core's columns"
+#: the C core's refusal of a klondike root with more face-down cards in a column than a deal has
+TOO_MANY_DOWN = "more face-down cards in a column than the C core's keys hold"
 
 
 class CSearcher(Searcher):
@@ -67,17 +69,20 @@ class CSearcher(Searcher):
         if max_nodes <= 1:
             raise Budget(NODES)
         yield
-        if doomed(state[0], state[1], state[2]):
+        if doomed(state[0], state[1], state[2], state[4] if len(state) > 4 else None):
             return None
         try:
             search = _csearch.Search(list(state[0]), state[1], state[2], state[3], self.draw, self.streamline,
                                      self.whole_groups, best_first, bool(self.pend_kinds), self.max_bytes or 0,
-                                     self.low_autoplay, self.autoplays, self.shuffle)
+                                     self.low_autoplay, self.autoplays, self.shuffle,
+                                     # by name, and only under the klondike variant: other builds of
+                                     # the core (bench/solver --core) still search ours
+                                     **({"down": state[4]} if len(state) > 4 else {}))
         except ValueError as error:
-            if str(error) != TOO_TALL:
+            if str(error) not in (TOO_TALL, TOO_MANY_DOWN):
                 raise
-            # Not a position of a game (its columns are at most 19 cards, and stay so): one built
-            # by hand, whose columns could grow past the C core's fixed size.
+            # Not a position of a game (its columns are at most 19 cards, and stay so; at most 6
+            # cards are dealt face down): one built by hand, past the C core's fixed sizes.
             return (yield from self._in_python(best_first))
         while True:
             try:

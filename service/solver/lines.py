@@ -18,7 +18,7 @@ _DRAW, _RECYCLE = Action.draw(), Action.recycle()
 def actions(path, draw: int):
     """Engine actions for the searcher's ``(state_before, move)`` path, draws included."""
     for state, move in path:
-        cols, found, talon, p = state
+        cols, found, talon, p = state[:4]
         kind = move[0]
         if kind == CC:
             _, src, i, dst = move

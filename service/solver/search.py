@@ -9,7 +9,11 @@ A position is the tuple ``(cols, found, talon, p)``:
 * ``talon`` — ``bytes``: the waste (bottom to top) followed by the stock in the
   order it will be drawn, i.e. the whole stock+waste as one pass of the cycle;
 * ``p`` — how many talon cards are on the waste; the playable card is
-  ``talon[p - 1]`` when ``p > 0``.
+  ``talon[p - 1]`` when ``p > 0``;
+* in the klondike variant only (the literature's, ``down=`` given), a fifth
+  item ``down``: per column, how many of its first cards are still face down.
+  A group moves only from a face-up card, and a column that loses its cards
+  down to the face-down ones turns the next one up (:meth:`Searcher.apply`).
 
 A draw moves ``p`` to ``min(p + N, len(talon))``; a recycle (only when
 ``p == len(talon)``) moves it back to 0 without changing the order, exactly as
@@ -41,6 +45,9 @@ The key of a position ignores what cannot change its winnability:
 
 Pruning (each rule is safe for *our* rules; see the argument next to it)
 ----------------------------------------------------------------------
+(Each is safe under the klondike variant too, where an ordered group is the
+face-up part of a column's top run: docs/SOLVER.md, section 8, re-reads every
+argument for it.)
 1. Safe foundation plays are made automatically (``_safe``).
 2. A king that is already the bottom card of its column is never moved to an
    empty column, and a king goes only to the first empty column: both
@@ -216,7 +223,7 @@ def talon_steps(n_talon: int, p: int, draw: int, index: int) -> tuple[list[str],
     raise AssertionError(f"talon card {index} not reachable from p={p}")
 
 
-def doomed(cols, found, talon) -> bool:
+def doomed(cols, found, talon, down=None) -> bool:
     """True when the position is provably lost: some card can never reach its foundation.
 
     A necessary-condition analysis, sound for our rules (take-backs included).
@@ -246,14 +253,19 @@ def doomed(cols, found, talon) -> bool:
     that have a way without such a cycle (an over-estimate of what can happen);
     when some card's U is not marked, that card never reaches its foundation and
     the position is lost.
+
+    ``down`` (the klondike variant: each column's face-down count): a card that lies on a
+    face-down card starts a block of its own too, the card under it being unable to move
+    with it (it is face down until the card leaves); the rest of the argument is unchanged.
     """
     loc = {}
     bottoms = []
     for c, col in enumerate(cols):
         prev = -1
+        under = down[c] if down is not None else 0
         for i, card in enumerate(col):
             loc[card] = (c, i)
-            if i and prev not in PARENTS[card] and RANK[card] != KING:
+            if i and (prev not in PARENTS[card] or i <= under) and RANK[card] != KING:
                 bottoms.append((c, i, card))
             prev = card
     if not bottoms:
@@ -296,7 +308,7 @@ def doomed(cols, found, talon) -> bool:
 #: SHUFFLE_SPREAD must be the same): a strong shuffle that still leans on the scores, whose
 #: neighbours are closer than 60 (on random streamlined positions about a third of the move
 #: pairs swap, a random order would swap half). Chosen in a first experiment, restarts alone
-#: for 1 s on the 28 slow draw-1 deals of bench/solver.py not proven lost: 60 won 12, 120
+#: for 1 s on the 28 slow draw-1 deals of bench/solver not proven lost: 60 won 12, 120
 #: won 11, 30 won 8 (to rerun, rebuild the C core with another value)
 SHUFFLE_SPREAD = 60
 _WORD = 0xFFFFFFFF
@@ -342,15 +354,17 @@ class Searcher:
 
         The talon is the waste from its bottom then the stock from its top, the order the cards
         come out in after a recycle; ``p``, where the stock starts, is the waste's length.
+        Under the game's variant: klondike's face-down cards come along (``down``).
         """
         talon = list(game.waste) + list(reversed(game.stock))
         return cls(game.tableau, game.foundations, talon, len(game.waste),
-                   game.code.draw if draw is None else draw, **options)
+                   game.code.draw if draw is None else draw, down=game.face_down, **options)
 
     def __init__(
         self, cols, found, talon, p, draw, *, deadline: float = float("inf"), max_nodes: int | None = None,
         max_bytes: int | None = None, streamline: bool = False, prune: bool = False, whole_groups: bool = False,
         pending: bool = False, low_autoplay: bool = False, autoplay: bool = True, shuffle: int = 0,
+        down=None,
     ):
         #: streamline: a search for a *quick win* with unsafe restrictions (no take-backs,
         #: partial groups only to uncover a foundation card, eager auto-play).  Its
@@ -376,6 +390,12 @@ class Searcher:
         self._plays_up = (eager_to_foundation if streamline else _never if not autoplay
                           else low_card if self.low_autoplay else safe_to_foundation)
         self.root = (tuple(bytes(c) for c in cols), tuple(found), bytes(talon), p)
+        #: the klondike variant: per column, its face-down cards (the position's fifth item); None: ours
+        self.down = None if down is None else tuple(down)
+        if self.down is not None:
+            if len(self.down) != 7 or any(not 0 <= d < max(1, len(c)) for d, c in zip(self.down, cols, strict=True)):
+                raise ValueError("down: 7 counts, each below its column's length (0 for an empty one)")
+            self.root += (self.down,)
         self.draw = draw
         self.deadline = deadline
         self.max_nodes = max_nodes
@@ -392,7 +412,9 @@ class Searcher:
     # -- position helpers ------------------------------------------------------
 
     def key(self, state) -> bytes:
-        cols, _found, talon, _p = state
+        cols, talon = state[0], state[2]
+        if len(state) > 4:  # klondike: a column's face-down count is part of it
+            cols = [bytes((64 + down,)) + col for down, col in zip(state[4], cols, strict=True)]
         k = b"\xff".join(sorted(cols)) + b"\xfe"
         if self.draw == 1:
             return k + bytes(sorted(talon))
@@ -400,7 +422,7 @@ class Searcher:
 
     def phase(self, state) -> int:
         """Where the waste stands, as far as it matters: 0 at a multiple of the draw, at the end, or in draw 1."""
-        _cols, _found, talon, p = state
+        talon, p = state[2], state[3]
         if self.draw == 1 or p == len(talon) or p % self.draw == 0:
             return 0
         return p
@@ -456,7 +478,7 @@ class Searcher:
 
     @staticmethod
     def apply(state, move):
-        cols, found, talon, p = state
+        cols, found, talon, p = state[:4]
         kind = move[0]
         if kind == CC:
             _, src, i, dst = move
@@ -464,6 +486,8 @@ class Searcher:
             moved = cols[src][i:]
             cols[dst] = cols[dst] + moved
             cols[src] = cols[src][:i]
+            if len(state) > 4:
+                return tuple(cols), found, talon, p, _turned_up(state[4], src, i)
             return tuple(cols), found, talon, p
         if kind == CF:
             src = move[1]
@@ -472,31 +496,33 @@ class Searcher:
             cols[src] = cols[src][:-1]
             found = list(found)
             found[SUIT[card]] += 1
+            if len(state) > 4:
+                return tuple(cols), tuple(found), talon, p, _turned_up(state[4], src, len(cols[src]))
             return tuple(cols), tuple(found), talon, p
         if kind == TC:
             _, i, dst = move
             cols = list(cols)
             cols[dst] = cols[dst] + talon[i : i + 1]
-            return tuple(cols), found, talon[:i] + talon[i + 1 :], i
+            return (tuple(cols), found, talon[:i] + talon[i + 1 :], i) + state[4:]
         if kind == TF:
             i = move[1]
             found = list(found)
             found[SUIT[talon[i]]] += 1
-            return cols, tuple(found), talon[:i] + talon[i + 1 :], i
+            return (cols, tuple(found), talon[:i] + talon[i + 1 :], i) + state[4:]
         # FC
         _, s, dst = move
         cols = list(cols)
         cols[dst] = cols[dst] + bytes((s * 13 + found[s] - 1,))
         found = list(found)
         found[s] -= 1
-        return tuple(cols), tuple(found), talon, p
+        return (tuple(cols), tuple(found), talon, p) + state[4:]
 
     def autoplay(self, state, record: list) -> tuple:
         """Play every safe foundation move; append each ``(state_before, move)`` to ``record``."""
         talon_too = self.draw == 1
         safe = self._plays_up
         while True:
-            cols, found, talon, p = state
+            cols, found, talon = state[:3]
             tops = [col[-1] if col else -1 for col in cols]
             for s in range(4):
                 count = found[s]
@@ -523,7 +549,8 @@ class Searcher:
 
     def moves(self, state, pend: tuple = ()) -> list:
         """Candidate moves, best first; ``pend``: the free cards just put down that must be used (rule 7)."""
-        cols, found, talon, p = state
+        cols, found, talon, p = state[:4]
+        down = state[4] if len(state) > 4 else None
         scored = []
         add = scored.append
         tops = {}
@@ -544,6 +571,10 @@ class Searcher:
             if found[SUIT[top]] == RANK[top]:
                 add((90 - RANK[top], (CF, src)))
             start, lowest = column_info(col)
+            if down is not None and down[src] > start:
+                # klondike: the group that moves starts at the first face-up card
+                start = down[src]
+                lowest = min(RANK[x] for x in col[:start])
             n = len(col)
             for i in range(start, n):
                 card = col[i]
@@ -686,7 +717,7 @@ class Searcher:
         if self.max_nodes is not None and self.max_nodes <= 1:
             raise Budget(NODES)
         yield
-        if doomed(state[0], state[1], state[2]):
+        if doomed(state[0], state[1], state[2], state[4] if len(state) > 4 else None):
             return None
         stack = [[state, self.moves(state), 0, root_record, ()]]
         fresh, apply, autoplay = self.fresh, self.apply, self.autoplay
@@ -724,7 +755,7 @@ class Searcher:
             if not nodes & 255:
                 self.nodes = nodes
                 yield
-            if prune and doomed(child[0], child[1], child[2]):
+            if prune and doomed(child[0], child[1], child[2], child[4] if len(child) > 4 else None):
                 continue
             stack.append([child, moves(child, pend), 0, record, pend])
         self.nodes = nodes
@@ -762,7 +793,7 @@ class Searcher:
         return score
 
     def score(self, state) -> int:
-        cols, found, talon, _p = state
+        cols, found, talon = state[:3]
         column_score = self.column_score
         total = 6 * (found[0] + found[1] + found[2] + found[3]) - len(talon) // 2
         for col in cols:
@@ -796,7 +827,7 @@ class Searcher:
         if nodes >= max_nodes:
             raise Budget(NODES)
         yield
-        if doomed(state[0], state[1], state[2]):
+        if doomed(state[0], state[1], state[2], state[4] if len(state) > 4 else None):
             return None
         prune = self.prune
         while heap:
@@ -824,7 +855,7 @@ class Searcher:
                 if not nodes & 255:
                     self.nodes = nodes
                     yield
-                if prune and doomed(child[0], child[1], child[2]):
+                if prune and doomed(child[0], child[1], child[2], child[4] if len(child) > 4 else None):
                     continue
                 seq -= 1
                 push(heap, (-score(child), seq, child, len(met) - 1, pend))
@@ -834,6 +865,19 @@ class Searcher:
 
 def _first(item):
     return item[0]
+
+
+def _turned_up(down: tuple, src: int, left: int) -> tuple:
+    """Klondike: the face-down counts after column ``src`` kept only its first ``left`` cards.
+
+    A group moves only from a face-up card, so ``left`` is at least the column's face-down
+    count; when it is that count, the last of them turns up.
+    """
+    if not down[src] or left > down[src]:
+        return down
+    turned = list(down)
+    turned[src] = left - 1
+    return tuple(turned)
 
 
 def _never(card: int, found) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from service.engine import CARDS, Card, Game, Rejection
-from service.engine.rejections import RULE_PARAMS
+from service.engine.rejections import KLONDIKE_PARAMS, RULE_PARAMS
 
 
 def c(name: str) -> Card:
@@ -62,7 +62,7 @@ def reject(game: Game, action, code: str, **params) -> Rejection:
         game.apply(action)
     except Rejection as error:
         assert (error.code, error.params) == (code, params)
-        assert set(error.params) == set(RULE_PARAMS[code])
+        assert set(error.params) == set({**RULE_PARAMS, **KLONDIKE_PARAMS}[code])
         assert game.to_state() == before
         assert not game.is_legal(action)
         return error

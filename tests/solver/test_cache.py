@@ -70,3 +70,9 @@ def test_two_apps_share_answers_through_redis(database_url):
         client = redis.Redis.from_url(REDIS_URL)
         for key in client.scan_iter(f"solitaire:solver:*:{config['SOLVER_HINT_MAX_NODES']}:*"):
             client.delete(key)
+
+
+def test_the_klondike_variant_never_shares_a_position_key_with_ours():
+    ours = Game.from_code("TF1-D3N-SFEKBMA")
+    klondike = Game.from_code("TF1-D3N-SFEKBMA", "klondike")
+    assert position_key(ours.to_state()) != position_key(klondike.to_state())

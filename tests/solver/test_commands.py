@@ -34,3 +34,19 @@ def test_sample_summary_is_deterministic():
     assert sum(first["counts"].values()) == 4 and first["draw"] == 3
     text = CliRunner().invoke(solve_command, args[:-1])
     assert text.exit_code == 0 and "winnable" in text.output and "median" in text.output
+
+
+def test_solve_one_code_under_the_literature_variant():
+    """TF1-D3N-SFEKBMA is won by ours (t2>t7 moves TS 9D) and lost when TS is dealt face down."""
+    ours = json.loads(CliRunner().invoke(solve_command, ["TF1-D3N-SFEKBMA", "--json"]).output)
+    assert ours["verdict"] == "winnable" and ours["line"][0] == "t2>t7:TS" and "variant" not in ours
+    result = CliRunner().invoke(solve_command, ["TF1-D3N-SFEKBMA", "--variant", "klondike", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["variant"], data["verdict"]) == ("klondike", "unwinnable")
+    won = json.loads(CliRunner().invoke(solve_command, ["TF1-D1N-AAAAAAC", "--variant", "klondike", "--json"]).output)
+    assert won["verdict"] == "winnable"
+    game = Game.from_code(won["code"], "klondike")
+    for text in won["line"]:
+        game.apply(Action.parse(text))
+    assert game.won

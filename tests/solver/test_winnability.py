@@ -123,7 +123,7 @@ def test_a_second_pass_resumes_at_its_budgets_and_skips_draw_3_after_a_draw_1_lo
     _unresolved_run(out, 2)
     searched = []
 
-    def classify(deal, draw, other, budget_s, memory_mb):  # deal 0 is lost, deal 1 stays unresolved
+    def classify(deal, draw, other, budget_s, memory_mb, variant="reflechi"):  # deal 0 is lost, deal 1 stays unresolved
         searched.append((deal, draw, budget_s))
         verdict = "unwinnable" if deal == 0 else "unknown"
         return {"verdict": verdict, "via": "search", "ms": 1.0, "nodes": 1, "reason": None}
@@ -192,3 +192,31 @@ def test_a_proof_the_search_no_longer_repeats_is_counted_unresolved_with_the_los
     out.with_suffix(".recheck.jsonl").write_text("".join(json.dumps(r) + "\n" for r in again))
     verdicts = {(r["deal"], r["draw"]): r["verdict"] for r in winnability.published(out)}
     assert verdicts == {(1, 1): "unknown", (1, 3): "unknown", (2, 1): "unwinnable", (2, 3): "unwinnable"}
+
+
+KLONDIKE_OUT = winnability.DEFAULT_OUT.with_name(winnability.VARIANT_OUT.format("klondike"))
+
+
+def test_the_klondike_results_file_is_one_experiment_that_ours_never_contradicts():
+    """The variant only takes moves away from ours: a deal it wins, ours wins, and a deal ours loses, it loses."""
+    results = winnability.load(KLONDIKE_OUT)
+    assert results, "bench/data/winnability/seed17.klondike.jsonl is missing"
+    winnability.check_same_experiment(results, 17, 60.0, 2048, "klondike")
+    keys = [(r["deal"], r["draw"]) for r in results]
+    assert len(keys) == len(set(keys)), "a (deal, draw) pair is classified twice"
+    ours = {(r["deal"], r["draw"]): r["verdict"] for r in winnability.published(winnability.DEFAULT_OUT)}
+    for row in winnability.published(KLONDIKE_OUT):
+        pair = (row["verdict"], ours[row["deal"], row["draw"]])
+        assert pair not in (("winnable", "unwinnable"), ("unknown", "unwinnable")), row["code"]
+
+
+@pytest.mark.parametrize("document", ["docs/FAQ.md", "README.md"])
+def test_the_docs_publish_the_klondike_table_beside_ours(document):
+    text = (Path(__file__).resolve().parents[2] / document).read_text()
+    variant = winnability.published(KLONDIKE_OUT)
+    rows = winnability.markdown_rows(variant) + winnability.side_by_side(winnability.published(winnability.DEFAULT_OUT),
+                                                                         variant)
+    assert len(rows) == 2 + 4
+    for row in rows:
+        assert row in text, f"{document} lacks `{row}` (python bench/winnability --variant klondike --markdown)"
+    assert "TF1-D3N-SFEKBMA" in text and "`TS 9D`" in text and "`t2>t7`" in text
