@@ -115,6 +115,38 @@ class TapSchema(StrictSchema):
     double = StrictBoolean(load_default=False)
 
 
+#: The most actions a batch (or a new game born offline) may carry: usecases.batch.MAX_BATCH.
+MAX_BATCH = 500
+
+
+class NotationList(fields.List):
+    """A list of 1 to 500 actions in the engine's notation (``draw``, ``t1>fH`` …), each a string.
+
+    Each refusal is one flat message (the problem's ``errors`` are lists of strings);
+    the notations themselves are parsed by the view, which answers the first one that
+    does not parse with ``INVALID_NOTATION`` and its index.
+    """
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("metadata", {}).update(
+            description="Actions in the engine's notation, in order (see `GET /v1/games/{game_id}/actions`).",
+            example=["draw", "waste>t3", "t1>fH", "undo"])
+        super().__init__(fields.String(), validate=validate.Length(min=1, max=MAX_BATCH,
+                                                                   error="From {min} to {max} actions."), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs) -> list[str]:
+        if not isinstance(value, list):
+            raise ValidationError(f"A list of 1 to {MAX_BATCH} actions in the engine's notation.")
+        for index, item in enumerate(value):
+            if not isinstance(item, str):
+                raise ValidationError(f"Action {index} is not a string.")
+        return list(value)
+
+
+class ActionBatchSchema(StrictSchema):
+    actions = NotationList(required=True)
+
+
 class PageQuerySchema(StrictSchema):
     """A page of a list: ``limit`` and ``cursor``; every list's query schema extends it."""
 

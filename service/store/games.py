@@ -148,6 +148,48 @@ def store_action(connection: Connection, record: GameRecord, game: Game, notatio
     return dataclasses.replace(record, **changes)
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One action of a batch, as its history row keeps it."""
+
+    notation: str
+    detail: dict
+    points: int
+    score_after: int
+    seq: int
+
+
+def store_actions(connection: Connection, record: GameRecord, game: Game, steps: list[Step]) -> GameRecord:
+    """:func:`store_action` for a batch: the game after every step stored once, their history rows in one insert.
+
+    The engine applied ``steps`` in order to the locked game; a win can only be the last
+    step (the engine refuses anything after it).
+    """
+    now = datetime.now(UTC)
+    changes = {**stored_columns(game), "updated_at": now}
+    if game.won:
+        changes.update(finished_at=now, duration_ms=int((now - record.created_at).total_seconds() * 1000),
+                       line=finished_line(connection, record.id, " ".join(step.notation for step in steps)))
+        if record.player_id:
+            stats.game_won(connection, record, game.score, game.moves, changes["duration_ms"])
+    _STORE_GAME.run(connection, {"game": record.id, **changes})
+    _APPEND_ACTION.run_many(connection, [
+        {"game_id": record.id, "seq": step.seq, "notation": step.notation, "detail": step.detail,
+         "points": step.points, "score_after": step.score_after, "at": now} for step in steps])
+    return dataclasses.replace(record, **changes)
+
+
+_NOTATIONS_AFTER = DriverStatement(
+    select(ActionRow.notation).where(ActionRow.game_id == bindparam("game"), ActionRow.seq > bindparam("after"))
+    .order_by(ActionRow.seq).limit(bindparam("limit")))
+
+
+def notations_after(connection: Connection, game_id: str, after_seq: int, limit: int) -> list[str]:
+    """Up to ``limit`` of a game's actions after ``after_seq``, in notation, in order (a stale batch's rebase)."""
+    return [row[0] for row in _NOTATIONS_AFTER.all(connection, {"game": game_id, "after": after_seq,
+                                                                 "limit": limit})]
+
+
 def count_hint(game_id: str) -> int | None:
     """Count one more hint for a game, in a short transaction of its own; the new count.
 

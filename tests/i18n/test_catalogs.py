@@ -17,7 +17,7 @@ SAMPLE = {
     "card": "7H", "onto": "8D", "top": "QS", "above": "5C", "below": "6S", "pile": "t3",
     "column": "t5", "foundation": "fH", "needs": "Q", "sent": 7, "count": 3, "stock": 12, "limit": 100,
     "game": "g-123", "player": "p-456", "current": 9, "method": "PATCH", "retry_after": 30,
-    "draw": 3, "code": "XYZ-123", "param": "access_token",
+    "draw": 3, "code": "XYZ-123", "param": "access_token", "index": 4, "notation": "t9>t1",
 }
 
 
