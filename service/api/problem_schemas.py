@@ -163,6 +163,13 @@ def batch_problem_components() -> dict[str, dict]:
         "description": "The first refused action's rule code and params, with its `index`; or "
                        "IDEMPOTENCY_KEY_REUSED.",
     }
+    create = {**mapping, "INVALID_GAME_CODE": ref(problem_schema_name("INVALID_GAME_CODE"))["$ref"]}
+    components["CreateProblem422"] = {
+        "oneOf": [{"$ref": target} for target in create.values()],
+        "discriminator": {"propertyName": "code", "mapping": create},
+        "description": "INVALID_GAME_CODE, IDEMPOTENCY_KEY_REUSED, or the first refused action of a game born "
+                       "offline (its code and params, with its `index`).",
+    }
     components["VersionMismatchRebaseParams"] = _params_schema(PARAMS["VERSION_MISMATCH"], REBASE_PARAMS)
     rebase = _problem_schema("VERSION_MISMATCH", "VersionMismatchRebaseParams",
                              "`VERSION_MISMATCH` (412) with what a rebase needs.")

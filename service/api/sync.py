@@ -11,7 +11,6 @@ from flask import Response, request
 from werkzeug.exceptions import HTTPException
 
 from .. import jsonin
-from ..engine import Action, NotationError
 from ..usecases import actions, batch
 from ..usecases.errors import ServiceError
 from .answer_schemas import GameSchema
@@ -30,16 +29,9 @@ _PARSER = ActionBatchSchema()
 def read_batch() -> batch.RequestedBatch:
     """The body's actions, parsed; or the refusal the body gets (raised by the use case after its checks)."""
     try:
-        notations = blp.parse_body(_PARSER)["actions"]
+        return batch.parse_batch(blp.parse_body(_PARSER)["actions"])
     except (HTTPException, ServiceError) as malformed:
         return malformed_request(malformed)
-    parsed = []
-    for index, notation in enumerate(notations):
-        try:
-            parsed.append(Action.parse(notation))
-        except NotationError:
-            return ServiceError("INVALID_NOTATION", index=index, notation=notation[:40])
-    return parsed
 
 
 def action_cost() -> int:

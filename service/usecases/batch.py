@@ -19,7 +19,7 @@ The steps are :func:`.actions.play`'s, around a loop over the engine:
 
 from __future__ import annotations
 
-from ..engine import Action, Game, Rejection
+from ..engine import Action, Game, NotationError, Rejection
 from ..store import action_transaction, games
 from ..store.games import Step
 from .actions import GameWrite, Played, Replayed, check_version, lock_game
@@ -96,6 +96,17 @@ def play_batch(write: GameWrite, batch: RequestedBatch) -> Played | Replayed:
     if isinstance(outcome, Refused):
         raise outcome
     return outcome
+
+
+def parse_batch(notations: list[str]) -> list[Action]:
+    """The actions of a batch's notations; the first that does not parse is 400 ``INVALID_NOTATION`` with its index."""
+    parsed = []
+    for index, notation in enumerate(notations):
+        try:
+            parsed.append(Action.parse(notation))
+        except NotationError:
+            raise ServiceError("INVALID_NOTATION", index=index, notation=notation[:40]) from None
+    return parsed
 
 
 def apply_all(game: Game, batch: list[Action]) -> list[Step] | Refused:
