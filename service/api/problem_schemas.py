@@ -60,14 +60,15 @@ def problem_type(code: str) -> str:
     return f"/v1/rules/{code}"
 
 
-def problem_title(code: str) -> str:
-    return code.replace("_", " ").capitalize()
+def problem_title(code: str, lang: str = i18n.DEFAULT_LANGUAGE) -> str:
+    """The problem's short ``title`` in ``lang`` (the catalogs' ``_titles``), like its ``detail``."""
+    return i18n.title(code, lang)
 
 
 def problem_document(code: str, params: dict, lang: str) -> dict:
     """The problem document of ``code`` without a request: the app adds ``instance``, and
     nginx's and gunicorn's own answers (deploy/stack.py, service/serving.py) have none."""
-    return {"type": problem_type(code), "title": problem_title(code), "status": STATUS[code],
+    return {"type": problem_type(code), "title": problem_title(code, lang), "status": STATUS[code],
             "detail": i18n.message(code, params, lang), "code": code, "params": params}
 
 

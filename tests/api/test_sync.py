@@ -197,3 +197,14 @@ def test_the_write_rate_limit_counts_actions_not_requests(database_url):
     finally:
         with app.app_context():
             db.engine.dispose()
+
+
+@pytest.mark.parametrize(("lang", "title"), [("de", "Derselbe Stapel"), ("ja", "同じ山"), ("en", "Same pile")])
+def test_problem_titles_follow_accept_language_like_the_detail(client, lang, title):
+    game, auth = new_game(client)
+    response = sync(client, game, auth, ["t1>t1"], **{"Accept-Language": lang})
+    body = problem(response, 422, "SAME_PILE")
+    assert body["title"] == title and response.headers["Content-Language"] == lang
+    missing = client.get("/v1/games/nosuchgame12", headers={"Accept-Language": lang})
+    assert missing.get_json()["title"] == {"de": "Spiel nicht gefunden", "ja": "ゲームが見つからない",
+                                           "en": "Game not found"}[lang]
