@@ -5,10 +5,11 @@
   probes are exempt.
 - ``RATELIMIT_WRITE`` (e.g. "300 per minute"): the actions of one bearer token, all
   action endpoints counted together (keyed by the token's hash, never the token).
-- ``RATELIMIT_STORAGE_URI``: ``memory://`` by default, where each process counts
-  alone and so enforces its share of each limit: the limit divided by
-  ``RATELIMIT_PROCESSES`` (gunicorn.conf.py sets it to its worker count), so the
-  server as a whole never lets more through than configured. ``redis://…`` shares
+- ``RATELIMIT_STORAGE_URI``: ``memory://`` by default, where one process counts alone
+  (``RATELIMIT_PROCESSES`` of them enforce the limit divided by that many each); under
+  gunicorn with several workers, gunicorn.conf.py turns ``memory://`` into
+  ``solitaire-file://`` (:mod:`.file_counters`), one file every worker counts in, so the
+  limit enforced and announced is the configured one. ``redis://…`` shares
   the counters between every worker and instance: the limits hold as configured.
   While that store is unreachable each process counts its share in memory, logs it,
   and tries the store again every :data:`STORE_RETRY_SECONDS`.
@@ -50,6 +51,7 @@ from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
+from . import file_counters  # noqa: F401  (registers solitaire-file:// with limits)
 from .auth import presented_token
 from .memory_counters import SweepingMemoryStorage
 

@@ -128,3 +128,13 @@ def test_a_long_header_and_nginx_rate_refusal_validate_against_the_contract(edge
     assert refused and "instance" not in refused[0].json(), [answer.status_code for answer in answers]
     assert not _validate(_declared(spec, create, 429), refused[0].json(), "429")
     assert refused[0].headers["Retry-After"] == str(refused[0].json()["params"]["retry_after"])
+
+
+def test_the_stack_announces_the_configured_limits_not_a_share(edge):
+    from service.config import from_environment
+
+    answers = [requests.get(f"http://127.0.0.1:{edge.port}/v1/rules", timeout=30) for _ in range(6)]
+    limit = from_environment()["RATELIMIT_DEFAULT"].split()[0]
+    assert {answer.headers["X-RateLimit-Limit"] for answer in answers} == {limit}
+    remaining = [int(answer.headers["X-RateLimit-Remaining"]) for answer in answers]
+    assert remaining == sorted(remaining, reverse=True) and len(set(remaining)) == 6, "one count over both apps"
