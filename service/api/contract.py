@@ -97,7 +97,9 @@ PARAMETERS: dict[str, dict] = {
         "in": "header", "name": "Idempotency-Key", "required": False,
         "schema": {"type": "string", "minLength": 1, "maxLength": 128},
         "description": "A retry with the same key returns the first answer and applies nothing twice; "
-                       "the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`.",
+                       "the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`. An action's key is "
+                       "scoped to its game; a create's to the bearer token, or without one to the key "
+                       "alone, which must then be at least 16 characters (a UUID).",
     },
 }
 
