@@ -46,8 +46,25 @@ access_log_format = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms "%(a)s"
 # gunicorn 27 opens a control socket at a fixed path: two servers on one machine would clash.
 control_socket_disable = True
 
-# With the in-memory rate-limit store each worker counts alone and enforces its share of
-# each limit (service/api/rate_limits.py); a shared store (redis://) ignores this.
+# With the in-memory rate-limit store each worker would count alone, enforcing and announcing
+# its share of each limit: every worker of this server counts in one file of the master's
+# instead (service/api/file_counters.py), so X-RateLimit-Limit is the configured limit, as
+# with Redis. RATELIMIT_PROCESSES stays the worker count: the share each worker counts
+# alone should that file (or a shared store) fail.
 raw_env = [] if "RATELIMIT_PROCESSES" in os.environ else [f"RATELIMIT_PROCESSES={workers}"]
+_COUNTERS_DIR = None
+if workers > 1 and os.environ.get("RATELIMIT_STORAGE_URI", "memory://").startswith("memory://"):
+    import tempfile
+
+    _COUNTERS_DIR = tempfile.mkdtemp(prefix="solitaire-limits-")
+    raw_env.append(f"RATELIMIT_STORAGE_URI=solitaire-file://{_COUNTERS_DIR}/counters.db")
+
+
+def on_exit(server):
+    """The master's scratch counters go with it."""
+    if _COUNTERS_DIR:
+        import shutil
+
+        shutil.rmtree(_COUNTERS_DIR, ignore_errors=True)
 
 # preload_app stays off: each worker builds its own app and connection pool after the fork.

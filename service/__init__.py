@@ -70,6 +70,7 @@ def create_app(overrides: dict | None = None) -> Flask:
         from .store import configure_engine
 
         configure_engine(db.engine)
+        _attach_replicas(app)
 
     from .api import init_api
     from .api.auth import refuse_query_token
@@ -92,3 +93,17 @@ def create_app(overrides: dict | None = None) -> Flask:
 
     register_commands(app)
     return app
+
+
+def _attach_replicas(app) -> None:
+    """DATABASE_REPLICA_URLS: the replicas the stale-tolerant reads go to (service/store/replicas.py)."""
+    from .store import configure_engine, replicas
+
+    urls = app.config.get("DATABASE_REPLICA_URLS") or []
+    if not urls:
+        return
+    router = replicas.Replicas(urls, float(app.config.get("REPLICA_MAX_LAG_SECONDS", 2)),
+                               app.config["SQLALCHEMY_ENGINE_OPTIONS"])
+    for replica in router.replicas:
+        configure_engine(replica.engine)
+    replicas.attach(db.engine, router)

@@ -18,6 +18,10 @@ def from_environment() -> dict:
     return {
         # None means: an SQLite file in the app's instance folder.
         "DATABASE_URL": os.environ.get("DATABASE_URL"),
+        # PostgreSQL streaming replicas for the reads that may be a little stale (boards, feed pages),
+        # skipped while their replay lags more than REPLICA_MAX_LAG_SECONDS: service/store/replicas.py.
+        "DATABASE_REPLICA_URLS": _list("DATABASE_REPLICA_URLS"),
+        "REPLICA_MAX_LAG_SECONDS": float(os.environ.get("REPLICA_MAX_LAG_SECONDS", "2")),
         "MAX_CONTENT_LENGTH": _int("MAX_BODY_BYTES", 16 * 1024),
         # CPU milliseconds of the request's thread, not wall time: a loaded machine must not
         # turn into longer searches.

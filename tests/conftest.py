@@ -34,11 +34,15 @@ SLOW_PATHS = ("tests/solver/", "tests/web/test_play_page.py", "tests/web/test_pl
               "tests/contract/test_python_client.py", "tests/contract/test_typescript_client.py",
               "tests/api/test_schemathesis.py", "tests/reliability/test_stateful.py",
               "tests/reliability/test_faults.py",
-              "tests/harness/test_postgres.py")
+              "tests/harness/test_postgres.py", "tests/deploy/test_stack_contract.py",
+              "tests/deploy/test_limit_headers.py", "tests/deploy/test_slow_reader.py",
+              "tests/store/test_replicas.py")
 BROWSER_PATHS = ("tests/web/test_play_page.py", "tests/web/test_play_product.py")
 FAULT_PATHS = ("tests/reliability/test_faults.py",)
 #: Modules whose every test needs PostgreSQL, whatever TEST_DATABASES says.
-POSTGRESQL_PATHS = ("tests/deploy/test_stack.py", "tests/harness/test_postgres.py")
+POSTGRESQL_PATHS = ("tests/deploy/test_stack.py", "tests/harness/test_postgres.py",
+                    "tests/deploy/test_stack_contract.py", "tests/deploy/test_slow_reader.py",
+                    "tests/store/test_replicas.py")
 _ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -104,7 +104,9 @@ PARAMETERS: dict[str, dict] = {
         "in": "header", "name": "Idempotency-Key", "required": False,
         "schema": {"type": "string", "minLength": 1, "maxLength": 128},
         "description": "A retry with the same key returns the first answer and applies nothing twice; "
-                       "the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`.",
+                       "the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`. An action's key is "
+                       "scoped to its game; a create's to the bearer token, or without one to the key "
+                       "alone, which must then be at least 16 characters (a UUID).",
     },
 }
 
@@ -138,6 +140,17 @@ RESPONSES: dict[str, dict] = {
     "DEFAULT_ERROR": {"description": "Any other problem; a 5xx other than 503 is a bug.",
                       "headers": headers("Content-Language", "Vary", *RATE_LIMIT_HEADERS),
                       "content": {PROBLEM_MEDIA_TYPE: {"schema": ref("Problem")}}},
+    # What nginx (deploy/stack.py) or gunicorn (service/serving.py) answer on any path, before
+    # or instead of the app: the same problem documents, without `instance`.
+    "RequestTimeout": problem_response_doc(408, "`REQUEST_TIMEOUT`: the request's headers or body did not "
+                                                "arrive in time (nginx)."),
+    "UriTooLong": problem_response_doc(414, "`URI_TOO_LONG`: the request line is over `params.limit` bytes."),
+    "HeadersTooLarge": problem_response_doc(431, "`HEADERS_TOO_LARGE`: a header line, or all of them, over "
+                                                 "`params.limit` bytes."),
+    "BadGateway": problem_response_doc(502, "`BAD_GATEWAY`: no app instance answered (nginx): retry after "
+                                            "`Retry-After`.", "Retry-After"),
+    "GatewayTimeout": problem_response_doc(504, "`GATEWAY_TIMEOUT`: the app did not answer in time (nginx): "
+                                                "retry after `Retry-After`.", "Retry-After"),
     # flask-smorest documents a failed @arguments under the status's name.
     "BAD_REQUEST": problem_response_doc(400, "`INVALID_REQUEST`: a malformed body, query or header "
                                              "(see `errors`)."),
@@ -192,6 +205,24 @@ def _add(responses: dict, status: int, response) -> None:
         responses[status] = response
 
 
+#: The paths nginx proxies without a rate limit of its own: its probes.
+PROBES = ("/healthz", "/readyz")
+
+
+def _add_edge_answers(responses: dict, path: str | None) -> None:
+    """The answers nginx or gunicorn may give on any path (deploy/nginx.conf.template)."""
+    _add(responses, 400, "BAD_REQUEST")  # a request line or header it cannot parse
+    _add(responses, 408, "RequestTimeout")
+    _add(responses, 413, "PayloadTooLarge")  # any method: the body limit is nginx's
+    _add(responses, 414, "UriTooLong")
+    _add(responses, 431, "HeadersTooLarge")
+    if path not in PROBES:
+        _add(responses, 429, "TooManyRequests")
+    _add(responses, 502, "BadGateway")
+    _add(responses, 503, "ServiceUnavailable")
+    _add(responses, 504, "GatewayTimeout")
+
+
 class ContractPlugin(BasePlugin):
     """Completes every operation: operationId, security, Accept-Language, common answers and headers."""
 
@@ -208,11 +239,10 @@ class ContractPlugin(BasePlugin):
             responses = operation.setdefault("responses", {})
             if on_v1:
                 _add(responses, 429, "TooManyRequests")
-            if on_v1 or path == "/readyz":
                 _add(responses, 503, "ServiceUnavailable")
             if method == "post" and on_v1:
-                _add(responses, 413, "PayloadTooLarge")
                 _add(responses, 415, "UnsupportedMediaType")
+            _add_edge_answers(responses, path)
             # A replay repeats any stored answer, with Idempotent-Replayed.
             replayable = any(parameter == "IdempotencyKey" or (isinstance(parameter, dict)
                                                                and parameter.get("name") == "Idempotency-Key")

@@ -8,7 +8,9 @@ the server with ``/verification``.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import time
 from collections.abc import Iterator
 
 from flask import Response, current_app, request
@@ -144,9 +146,10 @@ def finished_games(query):
     in constant memory, then ends with a line `{"resume", "count", "more"}`. A
     stream is bounded: `limit` entries (10,000 by default, at most 100,000), and
     `FEED_STREAM_SECONDS` (30 s by default) after which it ends early; `more: true`
-    says a bound cut it, so send `resume` as `cursor` for the rest. A stream
-    without that last line was cut short: resume from your previous cursor
-    (entries are keyed by `id`).
+    says a bound cut it, so send `resume` as `cursor` for the rest. A reader too
+    slow to take what was sent by then is cut off (the server holds no thread or
+    snapshot for it longer). A stream without that last line was cut short: resume
+    from your previous cursor (entries are keyed by `id`).
 
     JSON pages carry an `ETag` that changes exactly when a new win enters the feed
     (under its `draw` and `since`), and `Cache-Control: public, max-age=N`;
@@ -158,7 +161,8 @@ def finished_games(query):
     if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
         stream = boards.stream_finished_games(filters, cursor, query.get("limit", STREAM_DEFAULT),
                                               settle_ms=config["FEED_SETTLE_MS"], seconds=config["FEED_STREAM_SECONDS"])
-        return _vary(Response(_ndjson(stream), mimetype=NDJSON, headers={"Cache-Control": "no-store"}))
+        sending = _SendBound(request.environ.get("gunicorn.socket"), stream.deadline)
+        return _vary(Response(_ndjson(stream, sending), mimetype=NDJSON, headers={"Cache-Control": "no-store"}))
     limit = query.get("limit", 50)
     if limit > PAGE_LIMIT:
         raise invalid("limit", f"At most {PAGE_LIMIT} a JSON page; an NDJSON stream (Accept: {NDJSON}) takes more.")
@@ -170,11 +174,39 @@ def finished_games(query):
     return _vary(json_response(body, headers=cache_headers(page.tag)))
 
 
-def _ndjson(stream: boards.FeedStream) -> Iterator[bytes]:
+#: The least time the end line (or a chunk after the deadline) may take to be sent, in seconds.
+SEND_GRACE_SECONDS = 1.0
+
+
+class _SendBound:
+    """Bounds the time gunicorn may spend writing a stream to a slow reader.
+
+    FeedStream checks its deadline between batches, but a reader that takes a byte a second
+    blocks the worker's write of a batch: the thread and the stream's database snapshot
+    would wait with it. Before each chunk is handed to gunicorn, its socket's timeout is set
+    to the time left until the stream's deadline (at least :data:`SEND_GRACE_SECONDS`): a
+    write still blocked then fails, gunicorn closes the connection and the stream (its
+    server-side cursor and connection) is closed. The reader gets a stream without its end
+    line, which says "resume from your previous cursor". gunicorn sets the socket back to
+    blocking for the connection's next request. Without gunicorn's socket (tests), nothing.
+    """
+
+    def __init__(self, sock, deadline: float) -> None:
+        self.sock, self.deadline = sock, deadline
+
+    def __call__(self) -> None:
+        if self.sock is not None:
+            with contextlib.suppress(OSError):
+                self.sock.settimeout(max(SEND_GRACE_SECONDS, self.deadline - time.monotonic()))
+
+
+def _ndjson(stream: boards.FeedStream, bound=lambda: None) -> Iterator[bytes]:
     """The stream's entries, one JSON line each, a batch a chunk; then its end line ``{"resume", "count", "more"}``."""
     dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
     for rows in stream:
+        bound()
         yield ("\n".join(dumps(feed_entry(row)) for row in rows) + "\n").encode()
+    bound()
     yield (dumps(stream.end) + "\n").encode()
 
 

@@ -23,7 +23,6 @@ from ..usecases.idempotency import Idempotency, StoredAnswer
 from .present import RULES_HEADER, json_response
 from .problem_schemas import PROBLEM_MEDIA_TYPE
 from .problems import problem_response
-from .rate_limits import client_address
 
 #: headers never stored: the server computes them afresh for every answer
 _NOT_STORED = {"content-length", "date", "server", "connection"}
@@ -34,8 +33,7 @@ def request_idempotency(answer: Callable[[object], Response]) -> Idempotency | N
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
-    return Idempotency(key, fingerprint, lambda outcome: captured(answer(outcome)), endpoint=request.path,
-                       caller=client_address())
+    return Idempotency(key, fingerprint, lambda outcome: captured(answer(outcome)), endpoint=request.path)
 
 
 def fingerprint() -> str:

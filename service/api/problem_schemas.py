@@ -65,11 +65,33 @@ def problem_title(code: str, lang: str = i18n.DEFAULT_LANGUAGE) -> str:
     return i18n.title(code, lang)
 
 
+#: The codes nginx or gunicorn answer themselves, before (or instead of) the app
+#: (deploy/stack.py's NGINX_PROBLEMS and LIMITED_LOCATIONS, service/serving.py): their
+#: documents have no ``instance`` (the edge has no request path it could quote safely, or
+#: none at all for a request line it could not parse), so the contract requires it of none
+#: of them. tests/deploy/test_stack_contract.py checks the list against deploy/stack.py.
+EDGE_CODES = frozenset({
+    "INVALID_REQUEST", "TOKEN_IN_QUERY", "REQUEST_TIMEOUT", "PAYLOAD_TOO_LARGE", "URI_TOO_LONG",
+    "HEADERS_TOO_LARGE", "RATE_LIMITED", "SOLVER_RATE_LIMITED", "INTERNAL_ERROR", "BAD_GATEWAY",
+    "SERVICE_UNAVAILABLE", "GATEWAY_TIMEOUT",
+})
+#: ``instance``'s description, by whether the edge may answer the code.
+_INSTANCE = "The request's path."
+_EDGE_INSTANCE = ("The request's path, when the app answered; absent when nginx or gunicorn answered "
+                  "(a malformed or oversized request, the edge's rate limit, no app reachable).")
+
+
 def problem_document(code: str, params: dict, lang: str) -> dict:
     """The problem document of ``code`` without a request: the app adds ``instance``, and
-    nginx's and gunicorn's own answers (deploy/stack.py, service/serving.py) have none."""
-    return {"type": problem_type(code), "title": problem_title(code, lang), "status": STATUS[code],
-            "detail": i18n.message(code, params, lang), "code": code, "params": params}
+    nginx's and gunicorn's own answers (deploy/stack.py, service/serving.py) have none.
+
+    ``INVALID_REQUEST`` carries ``errors`` as the app's does: the request as a whole
+    (``_request``) with the sentence of ``detail``."""
+    document = {"type": problem_type(code), "title": problem_title(code, lang), "status": STATUS[code],
+                "detail": i18n.message(code, params, lang), "code": code, "params": params}
+    if code == "INVALID_REQUEST":
+        document["errors"] = {"_request": [document["detail"]]}
+    return document
 
 
 def problem_schema_name(code: str) -> str:
@@ -116,9 +138,11 @@ def _problem_schema(code: str, params: str, description: str = "") -> dict:
         "detail": {"type": "string", "description": "A sentence in the `Content-Language`."},
         "code": {"type": "string", "const": code},
         "params": ref(params),
-        "instance": {"type": "string", "description": "The request's path."},
+        "instance": {"type": "string", "description": _EDGE_INSTANCE if code in EDGE_CODES else _INSTANCE},
     }
-    required = ["type", "title", "status", "detail", "code", "params", "instance"]
+    required = ["type", "title", "status", "detail", "code", "params"]
+    if code not in EDGE_CODES:
+        required.append("instance")
     if code == "INVALID_REQUEST":
         properties["errors"] = ref("FieldErrors")
         required.append("errors")

@@ -5,13 +5,16 @@
   probes are exempt.
 - ``RATELIMIT_WRITE`` (e.g. "300 per minute"): the actions of one bearer token, all
   action endpoints counted together (keyed by the token's hash, never the token).
-- ``RATELIMIT_STORAGE_URI``: ``memory://`` by default, where each process counts
-  alone and so enforces its share of each limit: the limit divided by
-  ``RATELIMIT_PROCESSES`` (gunicorn.conf.py sets it to its worker count), so the
-  server as a whole never lets more through than configured. ``redis://…`` shares
+- ``RATELIMIT_STORAGE_URI``: ``memory://`` by default, where one process counts alone
+  (``RATELIMIT_PROCESSES`` of them enforce the limit divided by that many each); under
+  gunicorn with several workers, gunicorn.conf.py turns ``memory://`` into
+  ``solitaire-file://`` (:mod:`.file_counters`), one file every worker counts in, so the
+  limit enforced and announced is the configured one. ``redis://…`` shares
   the counters between every worker and instance: the limits hold as configured.
   While that store is unreachable each process counts its share in memory, logs it,
-  and tries the store again every :data:`STORE_RETRY_SECONDS`.
+  and tries the store again every :data:`STORE_RETRY_SECONDS`. A request is counted
+  once, never twice: the one the store fails on (whose increment may have landed, as on
+  a timeout) is not counted again in memory; it passes, and the next ones count there.
 - ``SOLVER_RATELIMIT`` (e.g. "10 per minute"): the requests that may run the solver
   (hints, ``{"winnable": true}`` deals), per address and per bearer token, each key
   counted once for both endpoints; a breach is 429 ``SOLVER_RATE_LIMITED``.
@@ -50,6 +53,7 @@ from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
+from . import file_counters  # noqa: F401  (registers solitaire-file:// with limits)
 from .auth import presented_token
 from .memory_counters import SweepingMemoryStorage
 
@@ -152,8 +156,9 @@ class RateLimits:
         """
         identifiers = (self._prefix, key, scope)
         if not self._in_memory and self._clock() >= self._store_retry_at:
+            confirmed: list[_Hit] = []
             try:
-                return self._count(self._store, name, identifiers, processes=1, cost=cost)
+                return self._count(self._store, name, identifiers, processes=1, cost=cost, confirmed=confirmed)
             except RateLimited:
                 raise
             except Exception:  # the store's client raises its own errors (redis.ConnectionError, timeouts, …)
@@ -162,6 +167,10 @@ class RateLimits:
                         log.warning("rate-limit store unreachable: counting in memory for %.0f s",
                                     STORE_RETRY_SECONDS)
                     self._store_retry_at = self._clock() + STORE_RETRY_SECONDS
+                # Counted once, never twice: the store may have applied the increment it failed
+                # to confirm (a timeout), so this request is not counted again in memory; it
+                # passes with the windows the store confirmed. The next ones count in memory.
+                return tuple(confirmed)
         try:
             return self._count(self._memory, name, identifiers, current_app.config.get("RATELIMIT_PROCESSES", 1),
                                cost)
@@ -172,8 +181,8 @@ class RateLimits:
             return ()
 
     def _count(self, counter: FixedWindowRateLimiter, name: str, identifiers: tuple[str, ...],
-               processes: int, cost: int = 1) -> tuple[_Hit, ...]:
-        hits = []
+               processes: int, cost: int = 1, confirmed: list | None = None) -> tuple[_Hit, ...]:
+        hits = [] if confirmed is None else confirmed
         for item in _items(process_share(current_app.config[LIMITS[name]], processes)):
             hit = _Hit(counter, item, identifiers)
             if not counter.hit(item, *identifiers, cost=max(1, min(cost, item.amount))):

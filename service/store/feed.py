@@ -30,6 +30,7 @@ from sqlalchemy import Interval, bindparam, func, select, tuple_
 from sqlalchemy.engine import Connection, Engine
 
 from ..extensions import db
+from . import replicas
 from .db import on_live_connection, read_alone
 from .driver import DriverStatement
 from .models import WON, ActionRow, GameRow, PlayerRow
@@ -53,12 +54,17 @@ REPRESENTATION = "3"
 
 
 def on_a_read_connection(work):
-    """``work(connection)`` on a :func:`~.db.read_alone` connection; again on a fresh one if that one was dead.
+    """``work(connection)`` on a replica fit to serve it (:mod:`.replicas`, ``DATABASE_REPLICA_URLS``), else on
+    a :func:`~.db.read_alone` connection of the primary; again on a fresh one if that one was dead.
 
     The pool pings nothing (create_app): a connection the server dropped fails at its
     first statement, as in ``db.on_live_connection``. The reads of a board or a feed
     page write nothing, so the whole block may run again.
     """
+    served, result = replicas.on_a_replica(db.engine, work)  # a board or feed page may be a little stale
+    if served:
+        return result
+
     def attempt():
         with read_alone() as connection:
             return work(connection)

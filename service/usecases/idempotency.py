@@ -48,16 +48,13 @@ class Idempotency:
     ``key``: the header as sent (checked by the use case, after the checks that come first);
     ``fingerprint``: what makes two requests the same (their endpoint and body), asked
     for when the key is looked up; ``present``: how the caller writes an outcome down
-    (the use case keeps it with the key); ``endpoint`` and ``caller``: for a create,
-    where it was sent and who sent it when no token says so (another client's same key
-    must not meet this one's answer and its token).
+    (the use case keeps it with the key); ``endpoint``: for a create, where it was sent.
     """
 
     key: str
     fingerprint: Callable[[], str]
     present: Callable[[object], StoredAnswer]
     endpoint: str = ""
-    caller: str = ""
 
     def checked_key(self) -> str:
         """The key without its surrounding blanks; a malformed one is 400."""
@@ -95,14 +92,22 @@ def keep_action_answer(connection: Connection, game_id: str, idempotency: Idempo
 # -- creates: keyed by who asked, where, and the key ------------------------------------------
 
 
-def create_scope(key: str, owner: str | None, endpoint: str, caller: str) -> str:
+#: An anonymous create's key is all that tells its client apart (an address is shared behind a
+#: NAT and changes with a phone's network): it must be unguessable, as a UUID is.
+MIN_ANONYMOUS_KEY_LENGTH = 16
+
+
+def create_scope(key: str, owner: str | None, endpoint: str) -> str:
     """The stored row's id: who asked, where, and the key — hashed.
 
-    "Who" is the bearer token's hash; without a token, the client's address: an
-    anonymous answer holds a fresh token, and another client that happens to send the
-    same key (and body) must get a game of its own, not that token.
+    "Who" is the bearer token's hash; without a token, nobody but the key itself: the
+    key is scoped to what it protects, the one resource its create makes, not to the
+    client's address (two players behind one NAT never meet; a retry from another
+    address finds its first answer). Such a key must be unguessable
+    (:data:`MIN_ANONYMOUS_KEY_LENGTH`), and the stored answer, with its fresh token, is
+    masked with it (:func:`mask`).
     """
-    who = owner or f"address:{caller}"
+    who = owner or "anonymous"
     return hashlib.sha256(f"{who}\n{endpoint}\n{key}".encode()).hexdigest()
 
 
@@ -127,7 +132,10 @@ def created_once(idempotency: Idempotency | None, owner: str | None, create: Cal
     if idempotency is None:
         return create(lambda result: None)
     key = idempotency.checked_key()
-    scope = create_scope(key, owner, idempotency.endpoint, idempotency.caller)
+    if owner is None and len(key) < MIN_ANONYMOUS_KEY_LENGTH:
+        raise invalid("Idempotency-Key", f"Without a bearer token, at least {MIN_ANONYMOUS_KEY_LENGTH} "
+                                         "characters (a UUID): the key alone identifies the create.")
+    scope = create_scope(key, owner, idempotency.endpoint)
     fingerprint = idempotency.fingerprint()
     replayed = _created(scope, fingerprint, key)
     if replayed is not None:

@@ -8,7 +8,7 @@ from service.extensions import db
 from service.store import CreatedAnswer
 from tests.api.helpers import act, new_game, problem
 
-KEY = {"Idempotency-Key": "create-7f3c2a"}
+KEY = {"Idempotency-Key": "create-7f3c2a-41d9-8b0e"}
 
 
 def _count(app, table: str) -> int:
@@ -84,11 +84,30 @@ def test_a_replayed_action_keeps_its_bytes_and_a_replayed_problem_its_language(c
     assert replayed.headers["Idempotent-Replayed"] == "true"
 
 
-def test_two_anonymous_clients_with_one_key_get_a_game_each(app, client):
-    first = client.post("/v1/games", json={}, headers=KEY, environ_base={"REMOTE_ADDR": "10.9.0.1"})
-    other = client.post("/v1/games", json={}, headers=KEY, environ_base={"REMOTE_ADDR": "10.9.0.2"})
-    assert first.status_code == other.status_code == 201
-    assert first.get_json()["token"] != other.get_json()["token"] and "Idempotent-Replayed" not in other.headers
-    again = client.post("/v1/games", json={}, headers=KEY, environ_base={"REMOTE_ADDR": "10.9.0.1"})
+# -- anonymous keys: scoped to the create they protect, not to the client's address ----------
+
+
+def test_an_anonymous_retry_from_another_address_finds_its_game(app, client):
+    """A phone that changes network (or a NAT that rebinds) retries from another address."""
+    first = client.post("/v1/games", json={"draw": 1}, headers=KEY, environ_base={"REMOTE_ADDR": "10.0.0.1"})
+    again = client.post("/v1/games", json={"draw": 1}, headers=KEY, environ_base={"REMOTE_ADDR": "10.0.0.2"})
     _same_answer(first, again)
+    assert _count(app, "games") == 1
+
+
+def test_two_players_behind_one_nat_never_share_a_create(app, client):
+    nat = {"REMOTE_ADDR": "192.0.2.7"}
+    keys = ["0b6f7c1e-5d0a-4c55-9e0f-2b1d6f0a9c11", "7d2e9a40-1c3b-4f8e-a6d5-0e9b8c7a6f52"]
+    games = [client.post("/v1/games", json={"draw": 1}, headers={"Idempotency-Key": key}, environ_base=nat)
+             for key in keys]
+    assert [game.status_code for game in games] == [201, 201]
+    assert games[0].get_json()["token"] != games[1].get_json()["token"]
+    # A key two clients could both pick (a counter) would let one receive the other's token:
+    # without a bearer token it is refused, and nothing is dealt.
+    for weak in ("1", "create-1", "x" * 15):
+        refused = client.post("/v1/games", json={"draw": 1}, headers={"Idempotency-Key": weak}, environ_base=nat)
+        body = problem(refused, 400, "INVALID_REQUEST")
+        assert list(body["errors"]) == ["Idempotency-Key"]
+        refused = client.post("/v1/players", json={"name": "Ann"}, headers={"Idempotency-Key": weak})
+        problem(refused, 400, "INVALID_REQUEST")
     assert _count(app, "games") == 2

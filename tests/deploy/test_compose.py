@@ -98,12 +98,19 @@ def test_gunicorn_config_uses_threads_and_no_control_socket():
     assert settings["workers"] >= 2 and settings["threads"] >= 2
 
 
-def test_gunicorn_gives_each_worker_its_share_of_the_in_memory_limits(monkeypatch):
+def test_gunicorn_gives_its_workers_one_counter_file_and_each_its_share_should_it_fail(monkeypatch):
     monkeypatch.delenv("RATELIMIT_PROCESSES", raising=False)
+    monkeypatch.delenv("RATELIMIT_STORAGE_URI", raising=False)
     monkeypatch.setenv("WEB_WORKERS", "3")
     settings: dict = {}
     exec((ROOT / "gunicorn.conf.py").read_text(), settings)
-    assert settings["raw_env"] == ["RATELIMIT_PROCESSES=3"]
+    shares, uri = settings["raw_env"]
+    assert shares == "RATELIMIT_PROCESSES=3" and uri.startswith("RATELIMIT_STORAGE_URI=solitaire-file:///")
+    directory = Path(uri.split("://", 1)[1]).parent
+    assert directory.is_dir()
+    settings["on_exit"](None)  # the master's scratch counters go with it
+    assert not directory.exists()
+    monkeypatch.setenv("RATELIMIT_STORAGE_URI", "redis://127.0.0.1:6379/0")  # a shared store: no file
     monkeypatch.setenv("RATELIMIT_PROCESSES", "1")  # an operator's choice wins
     exec((ROOT / "gunicorn.conf.py").read_text(), settings)
     assert settings["raw_env"] == []

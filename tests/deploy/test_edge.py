@@ -246,7 +246,8 @@ def test_an_unreachable_shared_store_does_not_stop_the_game(make_client, caplog)
                          RATELIMIT_DEFAULT="3 per minute")
     with caplog.at_level(logging.WARNING):
         statuses = [client.get("/v1/rules").status_code for _ in range(5)]
-    assert statuses == [200, 200, 200, 429, 429]
+    # The first request, on which the store failed, is not counted again in memory; 3 more pass there.
+    assert statuses == [200, 200, 200, 200, 429]
 
 
 def test_a_failed_store_is_tried_again_after_a_pause_and_counts_in_memory_meanwhile(make_client, monkeypatch,
@@ -268,11 +269,14 @@ def test_a_failed_store_is_tried_again_after_a_pause_and_counts_in_memory_meanwh
     assert len(tries) == 1  # the store failed once; the next requests did not wait for it
     assert [record.getMessage() for record in caplog.records] == [
         "rate-limit store unreachable: counting in memory for 5 s"]
-    # Meanwhile this process counts its share in memory (4 / 2 processes) and says so.
-    assert [answer.status_code for answer in answers] == [200, 200, 429]
-    assert answers[1].headers["X-RateLimit-Limit"] == "2"
+    # Meanwhile this process counts its share in memory (4 / 2 processes) and says so; the request
+    # the store failed on is not counted there (counted once: the store may have applied it).
+    assert [answer.status_code for answer in answers] == [200, 200, 200]
+    assert "X-RateLimit-Limit" not in answers[0].headers and answers[1].headers["X-RateLimit-Limit"] == "2"
+    assert client.get("/v1/rules").status_code == 429  # the share is spent
     now[0] += rate_limits.STORE_RETRY_SECONDS + 0.1
-    assert client.get("/v1/rules").status_code == 429  # still down: tried again, then memory again
+    assert client.get("/v1/rules").status_code == 200  # still down: tried again, not counted twice
+    assert client.get("/v1/rules").status_code == 429  # then memory again
     assert len(tries) == 2
     # The store is back: after the next pause it counts again, the whole limit.
     back = FixedWindowRateLimiter(MemoryStorage())
@@ -281,6 +285,26 @@ def test_a_failed_store_is_tried_again_after_a_pause_and_counts_in_memory_meanwh
     answer = client.get("/v1/rules")
     assert answer.status_code == 200 and answer.headers["X-RateLimit-Limit"] == "4"
     assert answer.headers["X-RateLimit-Remaining"] == "3"
+
+
+def test_a_request_the_store_applied_but_failed_to_confirm_is_counted_once(make_client, monkeypatch):
+    """A timeout after Redis applied the increment: the request is not counted again in memory."""
+    from limits.storage import MemoryStorage
+    from limits.strategies import FixedWindowRateLimiter
+
+    client = make_client(RATELIMIT_ENABLED=True, RATELIMIT_STORAGE_URI="redis://127.0.0.1:1/1",
+                         RATELIMIT_DEFAULT="5 per minute", RATELIMIT_PROCESSES=1)
+    limits = client.application.extensions["rate_limits"]
+    applied = FixedWindowRateLimiter(MemoryStorage())
+
+    def applied_then_timed_out(item, *identifiers, **kw):
+        applied.hit(item, *identifiers, **kw)
+        raise TimeoutError("no answer in 250 ms")
+
+    monkeypatch.setattr(limits._store, "hit", applied_then_timed_out)
+    assert client.get("/v1/rules").status_code == 200
+    counted = [sum(counter.storage.storage.values()) for counter in (applied, limits._memory)]
+    assert counted == [1, 0], "counted in the store, not again in memory"
 
 
 def test_a_refusal_counted_in_redis_says_when_a_retry_succeeds(make_client):

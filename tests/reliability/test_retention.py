@@ -45,7 +45,7 @@ def test_purge_deletes_only_idle_unfinished_anonymous_games_and_old_answers(app,
     _win(client, won, won_auth)
     player = client.post("/v1/players", json={"name": "P"}).get_json()
     owned = client.post("/v1/games", json={}, headers={"Authorization": f"Bearer {player['token']}"}).get_json()
-    created = client.post("/v1/games", json={}, headers={"Idempotency-Key": "c"}).get_json()
+    created = client.post("/v1/games", json={}, headers={"Idempotency-Key": "c" * 16}).get_json()
     _age(app, "games", "updated_at", [idle["id"], won["id"], owned["id"]], LONG_AGO)
     _age(app, "idempotent_answers", "created_at", [fresh["id"]], LONG_AGO)
     with app.app_context():

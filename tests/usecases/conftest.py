@@ -25,7 +25,7 @@ def solving() -> Solving:
                    memory_bytes=64 << 20, winnable_deadline_s=2.0, pool_low=0)
 
 
-def kept(key: str, body: str = "{}", endpoint: str = "/here", caller: str = "10.0.0.1") -> Idempotency:
+def kept(key: str, body: str = "{}", endpoint: str = "/here") -> Idempotency:
     """An Idempotency whose answer is the outcome's repr: what the use case kept is visible in a replay."""
     return Idempotency(key, lambda: f"fingerprint of {body}",
-                       lambda outcome: StoredAnswer(200, [], repr(outcome).encode()), endpoint=endpoint, caller=caller)
+                       lambda outcome: StoredAnswer(200, [], repr(outcome).encode()), endpoint=endpoint)

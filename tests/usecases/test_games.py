@@ -50,13 +50,18 @@ def test_a_winnable_deal_comes_from_the_pool(context, solving):
 
 
 def test_a_deal_with_a_key_is_dealt_once(context, solving):
-    first = games.deal(NewGame(), player_token=None, solving=solving, idempotency=kept("d1"))
-    again = games.deal(NewGame(), player_token=None, solving=solving, idempotency=kept("d1"))
+    key = "d1-5f0c9e2a-7b41-4d"
+    first = games.deal(NewGame(), player_token=None, solving=solving, idempotency=kept(key))
+    again = games.deal(NewGame(), player_token=None, solving=solving, idempotency=kept(key))
     assert isinstance(again, StoredAnswer) and again.raw == repr(first).encode()
-    elsewhere = games.deal(NewGame(), player_token=None, solving=solving, idempotency=kept("d1", caller="10.9.9.9"))
+    elsewhere = games.deal(NewGame(), player_token=None, solving=solving, idempotency=kept(key, endpoint="/there"))
     assert isinstance(elsewhere, Dealt) and elsewhere.record.id != first.record.id
     with pytest.raises(ServiceError, match="IDEMPOTENCY_KEY_REUSED"):
-        games.deal(NewGame(), player_token=None, solving=solving, idempotency=kept("d1", body="other"))
+        games.deal(NewGame(), player_token=None, solving=solving, idempotency=kept(key, body="other"))
+    # Anonymous, the key alone tells the create apart: a guessable one is refused, nothing dealt.
+    with pytest.raises(ServiceError) as weak:
+        games.deal(NewGame(), player_token=None, solving=solving, idempotency=kept("d1"))
+    assert list(weak.value.errors) == ["Idempotency-Key"]
 
 
 def test_reading_a_game_that_does_not_exist_is_404(context):

@@ -22,8 +22,8 @@ def test_a_player_registers_with_a_token_shown_once(context):
 
 
 def test_registering_with_a_key_twice_is_one_player(context):
-    first = players.register("Ada", idempotency=kept("p1", body="Ada"))
-    again = players.register("Ada", idempotency=kept("p1", body="Ada"))
+    first = players.register("Ada", idempotency=kept("p1-3e8b0d6c-92a1-4f", body="Ada"))
+    again = players.register("Ada", idempotency=kept("p1-3e8b0d6c-92a1-4f", body="Ada"))
     assert isinstance(again, StoredAnswer) and again.raw == repr(first).encode()
 
 
