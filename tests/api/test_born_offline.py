@@ -63,8 +63,8 @@ def test_a_game_born_won_is_on_the_boards_and_the_feed_as_client_timed(app, clie
 
 def test_a_retry_with_the_same_key_is_the_same_game(client):
     body = {"code": WINNABLE_CODE, "actions": line()[:20], "client": {"started_at": started(), "seconds": 60}}
-    first = client.post("/v1/games", json=body, headers={"Idempotency-Key": "offline-1"})
-    again = client.post("/v1/games", json=body, headers={"Idempotency-Key": "offline-1"})
+    first = client.post("/v1/games", json=body, headers={"Idempotency-Key": "offline-create-0001"})
+    again = client.post("/v1/games", json=body, headers={"Idempotency-Key": "offline-create-0001"})
     assert first.status_code == again.status_code == 201
     assert again.get_data() == first.get_data() and again.headers["Idempotent-Replayed"] == "true"
     assert len(history(client, first.get_json())) == 20
