@@ -87,7 +87,8 @@ def wait_until(page, expression: str, timeout_s: float = 10.0) -> None:
 
 
 def wait_version(page, version: int) -> None:
-    page.wait_for_selector(f'#board[data-version="{version}"]:not([data-busy])', state="attached")
+    """The page shows ``version`` and the server has every action played (the indicator says synced)."""
+    page.wait_for_selector(f'#board[data-version="{version}"][data-sync="synced"]', state="attached")
 
 
 def assert_page_shows(page, engine: Game) -> dict:

@@ -3,7 +3,7 @@
 
 import { $, $$ } from "./dom.js";
 import { cardName, pileName } from "./names.js";
-import { t, ui } from "./state.js";
+import { t, ui } from "./ui.js";
 
 export const SUITS = ["S", "H", "D", "C"];
 export const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
