@@ -111,8 +111,7 @@ async function step(keepalive) {
   }
   const batch = record.sending;
   try {
-    const answer = await api("POST", `/games/${encodeURIComponent(record.id)}/actions`, { actions: batch.actions },
-      { "If-Match": `"${batch.base}"`, "Idempotency-Key": batch.key }, keepalive);
+    const answer = await sendBatch(record, batch, keepalive);
     if (current() !== record) return true; // another game was dealt meanwhile
     failures = 0;
     confirmed(batch.actions.length);
@@ -122,6 +121,50 @@ async function step(keepalive) {
   } catch (err) {
     return refused(err, record);
   }
+}
+
+let batchEndpoint = true; // false once the server answered 404/405: a server older than the batch endpoint
+
+// One batch: POST /v1/games/{id}/actions; on a server without it, the actions one by one
+// through the single-action endpoints (each with If-Match and its own key derived from the batch's).
+async function sendBatch(record, batch, keepalive) {
+  const id = encodeURIComponent(record.id);
+  if (batchEndpoint) {
+    try {
+      return await api("POST", `/games/${id}/actions`, { actions: batch.actions },
+        { "If-Match": `"${batch.base}"`, "Idempotency-Key": batch.key }, keepalive);
+    } catch (err) {
+      if (!(err.status === 405 || (err.status === 404 && err.code !== "GAME_NOT_FOUND"))) throw err;
+      batchEndpoint = false;
+    }
+  }
+  let answer = null;
+  for (let i = 0; i < batch.actions.length; i++) {
+    const [path, body] = singleRequest(batch.actions[i]);
+    try {
+      answer = await api("POST", `/games/${id}/${path}`, body,
+        { "If-Match": `"${batch.base + i}"`, "Idempotency-Key": `${batch.key}.${i}` }, keepalive);
+    } catch (err) {
+      if (i > 0) {
+        // the first i are stored: confirmed, the rest is a new batch
+        confirmed(i);
+        if (err.problem && err.problem.params) err.problem.params.index = 0;
+      }
+      throw err;
+    }
+  }
+  return answer;
+}
+
+// An action's notation as the single-action endpoint's path and body.
+function singleRequest(notation) {
+  if (notation === "draw" || notation === "recycle" || notation === "undo") return [notation, {}];
+  const tap = /^(d?)tap:([^:]+)(?::(.+))?$/.exec(notation);
+  if (tap) return ["tap", { from: tap[2], ...(tap[3] ? { card: tap[3] } : {}), double: tap[1] === "d" }];
+  const [from, rest] = notation.split(">");
+  const [to, card] = rest.split(":");
+  if (from.startsWith("f")) return ["take-back", { from, to }];
+  return ["moves", { from, to, ...(card ? { card } : {}) }];
 }
 
 async function create(record, keepalive) {
@@ -156,6 +199,11 @@ async function create(record, keepalive) {
     }
     if (err.status === 422 && err.code === "IDEMPOTENCY_KEY_REUSED") {
       setInFlight("creating", null);
+      return true;
+    }
+    if (err.status === 400 && body.actions) {
+      // a server older than born-offline games: create the game alone, its actions follow in batches
+      setInFlight("creating", { key: newKey(), body: { code: record.code } });
       return true;
     }
     return retryLater(err);
