@@ -22,6 +22,22 @@ import { KEYS, storageGet, storageSet, ui } from "./ui.js";
  *   (re-sent with the same Idempotency-Key until the server answers)
  */
 
+/**
+ * The game after `actions`: replayed from the code, or from the record's `base` state (a game
+ * whose history does not give its answer: a position set up by an operator or a test).
+ */
+function build(data, actions) {
+  if (!data.base) return replay(data.code, actions);
+  const game = Game.fromState(data.base);
+  for (const notation of actions) game.apply(notation);
+  return game;
+}
+
+/** The server's version after the confirmed actions (what If-Match names). */
+export function serverVersion() {
+  return record ? (record.offset || 0) + record.synced : 0;
+}
+
 /** @type {Game | null} */
 let engine = null;
 /** @type {GameRecord | null} */
@@ -72,11 +88,12 @@ export function saved() {
 export function restore(data) {
   if (typeof data.code !== "string" || !Array.isArray(data.actions)) return false;
   try {
-    engine = replay(data.code, data.actions);
+    engine = build(data, data.actions);
   } catch {
     return false;
   }
   record = {
+    base: data.base || null, offset: Number(data.offset) || 0,
     id: data.id || null, token: data.token || null, code: data.code, startedAt: Number(data.startedAt) || Date.now(),
     wonAt: data.wonAt || null, actions: data.actions.map(String), synced: Math.min(Number(data.synced) || 0,
       data.actions.length), sending: data.sending || null, creating: data.creating || null,
@@ -90,6 +107,7 @@ export function restore(data) {
 export function deal(code, { id = null, token = null } = {}) {
   engine = Game.fromCode(code);
   record = {
+    base: null, offset: 0,
     id, token, code: String(engine.code), startedAt: Date.now(), wonAt: null, actions: [], synced: 0, sending: null,
     creating: null,
   };
@@ -102,8 +120,15 @@ export function deal(code, { id = null, token = null } = {}) {
  * actions the server does not have are dropped.
  */
 export function adopt(meta, actions) {
+  let base = null;
   engine = replay(meta.code, actions);
+  if (meta.tableau && meta.version !== undefined && !agrees(meta, engine.view())) {
+    engine = Game.fromJSON(meta); // the answer alone: its history does not give it
+    base = engine.toState();
+    actions = [];
+  }
   record = {
+    base, offset: base ? meta.version : 0,
     id: meta.id, token: meta.token ?? record?.token ?? null, code: String(engine.code),
     startedAt: Date.parse(meta.created_at) || record?.startedAt || Date.now(),
     wonAt: engine.won ? (Date.parse(meta.finished_at) || Date.now()) : null,
@@ -161,7 +186,7 @@ export function rebase(serverActions) {
   const mine = pending();
   let game;
   try {
-    game = replay(record.code, base);
+    game = build(record, base);
   } catch {
     return false;
   }
@@ -175,7 +200,7 @@ export function rebase(serverActions) {
     }
   }
   if (!applied) {
-    engine = replay(record.code, base);
+    engine = build(record, base);
     record.actions = base;
   } else {
     engine = game;
@@ -193,10 +218,18 @@ export function rebase(serverActions) {
 export function truncate(keep) {
   record.actions = record.actions.slice(0, keep);
   record.synced = Math.min(record.synced, keep);
-  engine = replay(record.code, record.actions);
+  engine = build(record, record.actions);
   record.wonAt = engine.won ? record.wonAt : null;
   last = null;
   changed("adopted");
+}
+
+/** True when a server's answer has the local game's rule-derived fields. */
+export function agrees(answer, local = ruleView()) {
+  if (!answer || !local) return true;
+  return ["version", "score", "moves", "status", "stock"].every((key) => answer[key] === local[key])
+    && JSON.stringify(answer.tableau) === JSON.stringify(local.tableau)
+    && JSON.stringify(answer.waste) === JSON.stringify(local.waste);
 }
 
 /** The local game's rule-derived fields (to compare with a server's answer). */

@@ -8,7 +8,7 @@
 
 import { request } from "./api.js";
 import {
-  adopt, confirmed, current, pending, rebase, ruleView, setInFlight, truncate,
+  adopt, agrees, confirmed, current, pending, rebase, serverVersion, setInFlight, truncate,
 } from "./play.js";
 import { t, ui } from "./ui.js";
 
@@ -100,14 +100,14 @@ async function step(keepalive) {
   const record = current();
   if (!record) return false;
   if (!record.id) return create(record, keepalive);
-  if (record.sending && record.sending.base !== record.synced) setInFlight("sending", null);
+  if (record.sending && record.sending.base !== serverVersion()) setInFlight("sending", null);
   if (!record.sending) {
     const actions = pending().slice(0, MAX_BATCH);
     if (!actions.length) {
       setStatus("synced");
       return false;
     }
-    setInFlight("sending", { key: newKey(), base: record.synced, actions });
+    setInFlight("sending", { key: newKey(), base: serverVersion(), actions });
   }
   const batch = record.sending;
   try {
@@ -217,8 +217,8 @@ async function refused(err, record) {
   if (err.status === 412) {
     const version = params.version ?? problem.version ?? params.current;
     let actions = params.actions ?? problem.actions;
-    if (!Array.isArray(actions) || actions.length !== version - record.synced) {
-      actions = (await history(record.id)).slice(record.synced);
+    if (!Array.isArray(actions) || actions.length !== version - serverVersion()) {
+      actions = (await history(record.id)).slice(serverVersion());
     }
     catchUp(record, actions);
     return true;
@@ -233,6 +233,7 @@ async function refused(err, record) {
   }
   if (err.status === 404) {
     // the server lost the game: create it again from its code and every action
+    if (record.base) return retryLater(err); // a set-up position cannot be dealt again
     record.id = null;
     record.synced = 0;
     record.sending = null;
@@ -259,7 +260,7 @@ function retryLater(err) {
 // was lost): those are ours, confirmed, never applied twice. The rest are someone else's.
 function catchUp(record, actions) {
   const batch = record.sending;
-  if (batch && batch.base === record.synced && batch.actions.every((notation, i) => actions[i] === notation)) {
+  if (batch && batch.base === serverVersion() && batch.actions.every((notation, i) => actions[i] === notation)) {
     confirmed(batch.actions.length);
     actions = actions.slice(batch.actions.length);
   }
@@ -273,10 +274,10 @@ export async function check() {
   if (record && record.id) {
     try {
       const game = await api("GET", `/games/${encodeURIComponent(record.id)}`);
-      if (game.version > record.synced) catchUp(record, (await history(record.id)).slice(record.synced));
-      else if (game.version < record.synced) await adoptServer("adoptedRejected");
+      if (game.version > serverVersion()) catchUp(record, (await history(record.id)).slice(serverVersion()));
+      else if (game.version < serverVersion()) await adoptServer("adoptedRejected");
     } catch (err) {
-      if (err.status === 404) {
+      if (err.status === 404 && !record.base) {
         record.id = null;
         record.synced = 0;
         setInFlight("sending", null);
@@ -288,21 +289,12 @@ export async function check() {
   return flush();
 }
 
-// The server's answer after our last batch must be what the local engine shows.
-function agrees(answer) {
-  const local = ruleView();
-  if (!answer || !local) return true;
-  return ["version", "score", "moves", "status", "stock"].every((key) => answer[key] === local[key])
-    && JSON.stringify(answer.tableau) === JSON.stringify(local.tableau)
-    && JSON.stringify(answer.waste) === JSON.stringify(local.waste);
-}
-
 /** Every notation of the game's history on the server, page by page. */
 export async function history(id) {
   const out = [];
   let cursor = null;
   do {
-    const query = `limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+    const query = `limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
     const page = await api("GET", `/games/${encodeURIComponent(id)}/actions?${query}`);
     for (const item of page.items) out.push(item.notation);
     cursor = page.next || null;
@@ -328,8 +320,8 @@ export function sendLeftover() {
   const record = current();
   if (!record || !record.id || isOffline()) return;
   const actions = pending().slice(0, MAX_BATCH);
-  const batch = record.sending && record.sending.base === record.synced ? record.sending
-    : { key: newKey(), base: record.synced, actions };
+  const batch = record.sending && record.sending.base === serverVersion() ? record.sending
+    : { key: newKey(), base: serverVersion(), actions };
   if (!batch.actions.length) return;
   api("POST", `/games/${encodeURIComponent(record.id)}/actions`, { actions: batch.actions },
     { "If-Match": `"${batch.base}"`, "Idempotency-Key": batch.key }, true).catch(() => {});
