@@ -19,7 +19,8 @@ CODE = "TF1-D1N-AAAAAAB"
 OPENING = ["t1>t7:7H", "dtap:t5:KD", "dtap:t5:AH"]
 AXE_ALL = """async () => {
   const result = await axe.run(document, { resultTypes: ['violations'] });
-  return result.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  return result.violations.map((v) => `${v.impact} ${v.id}: `
+    + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '));
 }"""
 
 
