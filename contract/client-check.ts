@@ -14,9 +14,11 @@ interface Answer<T> {
   body: T;
 }
 
-async function send<T>(method: string, path: string, body?: unknown, token?: string): Promise<Answer<T>> {
+async function send<T>(method: string, path: string, body?: unknown, token?: string,
+                       ifMatch?: number): Promise<Answer<T>> {
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (token !== undefined) headers["Authorization"] = `Bearer ${token}`;
+  if (ifMatch !== undefined) headers["If-Match"] = `"${ifMatch}"`;
   const response = await fetch(BASE_URL + path, {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body),
   });
@@ -34,6 +36,7 @@ export function describe(problem: Problem): string {
     case "FORBIDDEN":
     case "NOT_FOUND":
     case "IDEMPOTENCY_KEY_REUSED":
+    case "IF_MATCH_REQUIRED":
     case "UNSUPPORTED_MEDIA_TYPE":
     case "SERVICE_UNAVAILABLE":
     case "INTERNAL_ERROR":
@@ -67,6 +70,8 @@ export function describe(problem: Problem): string {
     case "UNDO_LIMIT_REACHED":
     case "PAYLOAD_TOO_LARGE":
       return `limit ${problem.params.limit}`;
+    case "INVALID_NOTATION":
+      return `action ${problem.params.index + 0} is not notation: ${problem.params.notation}`;
     case "INVALID_GAME_CODE":
       return `not a code: ${problem.params.code}`;
     case "GAME_NOT_FOUND":
@@ -105,6 +110,50 @@ function toRequest(move: Schemas["MoveLegalAction"]): Schemas["Move"] {
   return body;
 }
 
+type SyncAnswer = Schemas["Game"] | Schemas["BatchProblem422"] | Schemas["VersionMismatchRebaseProblem"]
+  | Schemas["GameFinishedAtIndexProblem"];
+
+/** Send actions as one batch from `version`: the game after them, or a problem typed by its status. */
+async function sync(gameId: string, token: string, actions: string[], version: number): Promise<Answer<SyncAnswer>> {
+  const batch: Schemas["ActionBatch"] = { actions };
+  return send<SyncAnswer>("POST", `/v1/games/${gameId}/actions`, batch, token, version);
+}
+
+/** A whole game through syncActions: hinted actions, sent in batches, to the win; a 422 and a 412 on the way. */
+async function playInBatches(): Promise<Record<string, number | string>> {
+  const dealt = await send<Schemas["NewGameAnswer"]>("POST", "/v1/games", { code: "TF1-D1N-AAAAAAG" });
+  const token = dealt.body.token;
+  if (token === undefined) throw new Error("no token");
+  const id = dealt.body.id;
+
+  const refused = await sync(id, token, ["draw", "t1>t1"], 0);
+  const refusal = refused.body as Schemas["BatchProblem422"];
+  if (refused.status !== 422 || refusal.code !== "SAME_PILE" || refusal.params.index !== 1) {
+    throw new Error(`batch refusal: ${refused.status}`);
+  }
+  let answer = await sync(id, token, ["draw", "undo"], 0);
+  let game = answer.body as Schemas["Game"];
+  if (answer.status !== 200 || game.version !== 2) throw new Error(`batch: ${answer.status}`);
+
+  const stale = await sync(id, token, ["draw"], 0);
+  const rebase = stale.body as Schemas["VersionMismatchRebaseProblem"];
+  if (stale.status !== 412 || rebase.params.actions.join(" ") !== "draw undo") throw new Error("no rebase");
+
+  let batches = 1;
+  while (game.status !== "won") {
+    const hint = (await send<Schemas["Hint"]>("GET", `/v1/games/${id}/hint`, undefined, token)).body;
+    if (hint.notation === null || batches > 400) throw new Error("the hints never reach a win");
+    answer = await sync(id, token, [hint.notation], game.version);
+    if (answer.status !== 200) throw new Error(`batch ${batches}: ${answer.status}`);
+    game = answer.body as Schemas["Game"];
+    batches += 1;
+  }
+  const finished = await sync(id, token, ["draw"], game.version);
+  const over = finished.body as Schemas["GameFinishedAtIndexProblem"];
+  if (finished.status !== 409 || over.params.index !== 0) throw new Error("a won game took a batch");
+  return { batches, score: game.score, synced: game.status };
+}
+
 async function main(): Promise<void> {
   const newGame: Schemas["NewGame"] = { code: "TF1-D1N-AAAAAAG" };
   const dealt = await send<Schemas["NewGameAnswer"]>("POST", "/v1/games", newGame);
@@ -131,6 +180,7 @@ async function main(): Promise<void> {
     version: moved.version,
     status: refused.status,
     described: describe(refused.body),
+    ...(await playInBatches()),
   }));
 }
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import flask_swagger_ui
 from flask import send_from_directory
 
-from . import feed, games, leaderboards, meta, players, solving
+from . import feed, games, leaderboards, meta, players, solving, sync  # noqa: F401 (sync: routes on games.blp)
 from .answer_schemas import register_answer_components
 from .bodies import require_json_body
 from .problems import ProblemApi, register_error_handlers

@@ -40,6 +40,11 @@ class FoundationsSchema(StrictSchema):
     D = fields.Integer(required=True, validate=validate.Range(min=0, max=13))
 
 
+class ClientReportSchema(AnswerSchema):
+    started_at = fields.DateTime(required=True)
+    seconds = fields.Integer(required=True)
+
+
 class GameSchema(AnswerSchema):
     id = fields.String(required=True)
     code = fields.String(required=True, metadata={"example": "TF1-D1N-AAAAAAB"})
@@ -65,6 +70,11 @@ class GameSchema(AnswerSchema):
     player = fields.String(required=True, allow_none=True, metadata={"description": "The owner's player id, or null."})
     winnable = fields.Boolean(required=True, allow_none=True,
                               metadata={"description": "true when the solver proved the deal winnable."})
+    timing = fields.String(required=True, metadata={"enum": ["server", "client"], "description": (
+        "`client`: a game born offline (created with `actions` and `client`), its `seconds` including the "
+        "seconds its client reported; `server`: timed by the server from its deal.")})
+    client = fields.Nested(ClientReportSchema, required=True, allow_none=True, metadata={
+        "description": "What the client of a game born offline reported, as reported; null otherwise."})
 
 
 class ActionDetailSchema(AnswerSchema):

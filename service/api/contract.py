@@ -87,6 +87,13 @@ PARAMETERS: dict[str, dict] = {
         "description": 'The version the action is meant for, as an entity tag (`"12"`) or `*`: 412 '
                        "`VERSION_MISMATCH` if the game has moved on; a value that is not an entity tag is 400.",
     },
+    "IfMatchRequired": {
+        "in": "header", "name": "If-Match", "required": True,
+        "schema": {"type": "string", "pattern": IF_MATCH_PATTERN, "maxLength": 1024, "examples": ['"12"']},
+        "description": 'The version the actions start from, as an entity tag (`"12"`): 428 `IF_MATCH_REQUIRED` '
+                       "without it, 412 `VERSION_MISMATCH` (with the actions played since) if the game has "
+                       "moved on.",
+    },
     "IfNoneMatch": {
         "in": "header", "name": "If-None-Match", "required": False,
         "schema": {"type": "string", "maxLength": 1024, "examples": ['"12"']},

@@ -65,6 +65,9 @@ class FeedEntrySchema(StrictSchema):
         "description": "Every accepted action in the engine's notation, undos included, separated by single "
                        "spaces: replayed from the code it reaches this score and move count.",
         "example": "draw t7>t2 waste>foundation undo tap:t3"})
+    timing = fields.String(required=True, metadata={"enum": ["server", "client"], "description": (
+        "`server`: the server timed the game from its deal. `client`: a game born offline, whose time "
+        "includes the seconds its client reported (docs/API.md, \"Games born offline\").")})
 
 
 class FeedPageSchema(StrictSchema):

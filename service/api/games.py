@@ -14,6 +14,7 @@ from ..engine import Action, Game, NotationError, Rejection
 from ..store import ActionRow
 from ..usecases import actions
 from ..usecases import games as usecases
+from ..usecases.batch import parse_batch
 from ..usecases.errors import ServiceError
 from ..usecases.games import Dealt, NewGame
 from ..usecases.idempotency import StoredAnswer
@@ -22,6 +23,7 @@ from .auth import bearer_token, presented_token
 from .contract import headers
 from .idempotency import replay, request_idempotency
 from .present import etag, game_headers, game_json, if_none_match, iso, json_response, not_modified
+from .problem_schemas import batch_problem_name, ref
 from .problems import Blueprint, malformed_request, problem_response
 from .schemas import EmptyBodySchema, MoveSchema, NewGameSchema, PageQuerySchema, TakeBackSchema, TapSchema
 from .solving import solving
@@ -41,8 +43,11 @@ class Games(MethodView):
     @blp.doc(operationId="createGame", security=[{}, {"bearer": []}], parameters=["IdempotencyKey"])
     @blp.problem(400, "INVALID_REQUEST: a malformed body or Idempotency-Key (see `errors`).")
     @blp.problem(401, "The Authorization header holds no valid player token.")
-    @blp.problem(422, "INVALID_GAME_CODE (the code is not a game code) or IDEMPOTENCY_KEY_REUSED "
-                      "(the key came with another body).")
+    @blp.problem(409, "GAME_FINISHED: a game born offline whose `actions` go on after the win "
+                      "(`params.index`).", schema=ref(batch_problem_name("GAME_FINISHED")))
+    @blp.problem(422, "INVALID_GAME_CODE (the code is not a game code), IDEMPOTENCY_KEY_REUSED "
+                      "(the key came with another body), or the first of `actions` a rule refuses "
+                      "(its code and params plus `params.index`).", schema=ref("CreateProblem422"))
     @blp.problem(429, "SOLVER_RATE_LIMITED: too many `winnable` deals asked (with `Retry-After`).")
     @blp.problem(503, "WINNABLE_DEAL_TIMEOUT or SOLVER_BUSY: no proven-winnable deal ready in time.")
     def post(self, args):
@@ -51,9 +56,15 @@ class Games(MethodView):
         With a player's bearer token the game is that player's; without one it is
         anonymous and the answer carries the game's own `token`, shown once.
         With an `Idempotency-Key`, a retry returns the first answer (the same game,
-        byte for byte) instead of dealing another.
+        byte for byte) instead of dealing another. A game born offline sends its `code`,
+        the `actions` its client played and `client` (when it started, how long it took):
+        the server replays the actions (score, moves, status are the server's) and keeps
+        the client's figures as reported (`timing: "client"`).
         """
-        asked = NewGame(code=args.get("code"), draw=args.get("draw"), winnable=bool(args.get("winnable")))
+        client = args.get("client")
+        asked = NewGame(code=args.get("code"), draw=args.get("draw"), winnable=bool(args.get("winnable")),
+                        actions=None if args.get("actions") is None else parse_batch(args["actions"]),
+                        client=None if client is None else (client["started_at"], client["seconds"]))
         dealt = usecases.deal(asked, player_token=bearer_token(), solving=solving(),
                               idempotency=request_idempotency(_dealt_answer))
         return replay(dealt) if isinstance(dealt, StoredAnswer) else _dealt_answer(dealt)

@@ -86,6 +86,9 @@ class LeaderboardEntrySchema(StrictSchema):
     moves = fields.Integer(required=True)
     seconds = fields.Float(required=True, metadata={"description": "Time from the deal to the win."})
     finished_at = fields.DateTime(required=True)
+    timing = fields.String(required=True, metadata={"enum": ["server", "client"], "description": (
+        "`server`: the server timed the game from its deal. `client`: a game born offline, whose time "
+        "includes the seconds its client reported (docs/API.md, \"Games born offline\").")})
 
 
 class LeaderboardPageSchema(StrictSchema):

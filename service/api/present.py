@@ -46,6 +46,9 @@ def game_json(row: GameRecord, game: Game) -> dict:
         "seconds": seconds(row.duration_ms),
         "player": row.player_id,
         "winnable": row.winnable,
+        "timing": row.timing,
+        "client": None if row.client_started_at is None else {"started_at": iso(row.client_started_at),
+                                                              "seconds": row.client_seconds},
     }
 
 
@@ -132,14 +135,19 @@ def board_json(ranked: list, following: str | None) -> dict:
     items = [{
         "rank": rank, "game": game, "code": code, "draw": draw, "player": player,
         "player_name": name, "score": score, "moves": moves, "seconds": ms / 1000,
-        "finished_at": iso_ms(finished),
-    } for rank, (game, code, draw, player, name, score, moves, ms, finished, *_) in ranked]
+        "finished_at": iso_ms(finished), "timing": timing(client_started),
+    } for rank, (game, code, draw, player, name, score, moves, ms, finished, client_started, *_) in ranked]
     return {"items": items, "next": following}
 
 
 def feed_entry(row) -> dict:
     """One finished game as the feed lists it (``store.feed.FEED_COLUMNS``)."""
-    game, code, draw, player, name, score, moves, undos, hints, ms, finished, line = row
+    game, code, draw, player, name, score, moves, undos, hints, ms, finished, line, client_started = row
     return {"id": game, "code": code, "draw": draw, "player": None if player is None else {"id": player, "name": name},
             "score": score, "moves": moves, "undos": undos, "hints": hints, "duration_ms": ms,
-            "finished_at": iso_ms(finished), "line": line}
+            "finished_at": iso_ms(finished), "line": line, "timing": timing(client_started)}
+
+
+def timing(client_started_at) -> str:
+    """How a finished game's time was measured: "client" for a game born offline, else "server"."""
+    return "server" if client_started_at is None else "client"

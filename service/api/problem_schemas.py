@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from .. import i18n
+from ..engine.rejections import RULE_PARAMS
 from ..problem_codes import PARAMS, STATUS
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -22,7 +23,7 @@ def ref(name: str, kind: str = "schemas") -> dict:
 
 
 #: The JSON type of each integer param; pile, card and rank params come from the catalogs' own sets.
-INTEGER_PARAMS = frozenset({"count", "stock", "limit", "retry_after", "current", "draw"})
+INTEGER_PARAMS = frozenset({"count", "stock", "limit", "retry_after", "current", "draw", "index"})
 STRING_PARAMS = {
     "sent": "The `If-Match` header as sent (at most 40 characters).",
     "game": "The game id of the request.",
@@ -30,6 +31,7 @@ STRING_PARAMS = {
     "method": "The HTTP method of the request.",
     "code": "The game code as sent (at most 64 characters).",
     "param": "The query parameter that carried a credential (at most 40 characters).",
+    "notation": "The action as sent (at most 40 characters).",
 }
 
 
@@ -58,14 +60,15 @@ def problem_type(code: str) -> str:
     return f"/v1/rules/{code}"
 
 
-def problem_title(code: str) -> str:
-    return code.replace("_", " ").capitalize()
+def problem_title(code: str, lang: str = i18n.DEFAULT_LANGUAGE) -> str:
+    """The problem's short ``title`` in ``lang`` (the catalogs' ``_titles``), like its ``detail``."""
+    return i18n.title(code, lang)
 
 
 def problem_document(code: str, params: dict, lang: str) -> dict:
     """The problem document of ``code`` without a request: the app adds ``instance``, and
     nginx's and gunicorn's own answers (deploy/stack.py, service/serving.py) have none."""
-    return {"type": problem_type(code), "title": problem_title(code), "status": STATUS[code],
+    return {"type": problem_type(code), "title": problem_title(code, lang), "status": STATUS[code],
             "detail": i18n.message(code, params, lang), "code": code, "params": params}
 
 
@@ -87,34 +90,94 @@ def problem_components() -> dict[str, dict]:
     }
     for code, names in PARAMS.items():
         if names:
-            properties = {name: param_schema(name) or {} for name in names}
-            params = {"type": "object", "required": list(names), "properties": properties,
-                      "additionalProperties": False}
-            components[f"{camel(code)}Params"] = params
-        properties = {
-            "type": {"type": "string", "const": problem_type(code),
-                     "description": "A relative URI: the code's entry in `GET /v1/rules/{code}`."},
-            "title": {"type": "string"},
-            "status": {"type": "integer", "const": STATUS[code]},
-            "detail": {"type": "string", "description": "A sentence in the `Content-Language`."},
-            "code": {"type": "string", "const": code},
-            "params": ref(f"{camel(code)}Params" if names else "NoParams"),
-            "instance": {"type": "string", "description": "The request's path."},
-        }
-        required = ["type", "title", "status", "detail", "code", "params", "instance"]
-        if code == "INVALID_REQUEST":
-            properties["errors"] = ref("FieldErrors")
-            required.append("errors")
-        # RFC 9457 lets problem documents grow: extra members are allowed.
-        components[problem_schema_name(code)] = {
-            "type": "object", "required": required, "properties": properties,
-            "description": f"`{code}` ({STATUS[code]}).",
-        }
+            components[f"{camel(code)}Params"] = _params_schema(names)
+        components[problem_schema_name(code)] = _problem_schema(code, f"{camel(code)}Params" if names else "NoParams")
+    components.update(batch_problem_components())
     for status in sorted(set(STATUS.values())):
         codes = [code for code in PARAMS if STATUS[code] == status]
         if len(codes) > 1:
             components[status_union_name(status)] = _union(codes, f"Every problem answered with {status}.")
     components["Problem"] = _union(list(PARAMS), "An RFC 9457 problem document; `code` says which.")
+    return components
+
+
+def _params_schema(names, extra: dict | None = None) -> dict:
+    properties = {name: param_schema(name) or {} for name in names}
+    properties.update(extra or {})
+    return {"type": "object", "required": list(properties), "properties": properties, "additionalProperties": False}
+
+
+def _problem_schema(code: str, params: str, description: str = "") -> dict:
+    properties = {
+        "type": {"type": "string", "const": problem_type(code),
+                 "description": "A relative URI: the code's entry in `GET /v1/rules/{code}`."},
+        "title": {"type": "string", "description": "A short title in the `Content-Language`."},
+        "status": {"type": "integer", "const": STATUS[code]},
+        "detail": {"type": "string", "description": "A sentence in the `Content-Language`."},
+        "code": {"type": "string", "const": code},
+        "params": ref(params),
+        "instance": {"type": "string", "description": "The request's path."},
+    }
+    required = ["type", "title", "status", "detail", "code", "params", "instance"]
+    if code == "INVALID_REQUEST":
+        properties["errors"] = ref("FieldErrors")
+        required.append("errors")
+    # RFC 9457 lets problem documents grow: extra members are allowed.
+    return {"type": "object", "required": required, "properties": properties,
+            "description": description or f"`{code}` ({STATUS[code]})."}
+
+
+# -- the batch of actions (POST /v1/games/{game_id}/actions) -------------------------------
+
+#: The rule codes a batch's action can meet (INVALID_GAME_CODE is a deal's, not an action's).
+BATCH_RULE_CODES = tuple(code for code in RULE_PARAMS if code != "INVALID_GAME_CODE")
+INDEX_PARAM = {"index": {"type": "integer", "minimum": 0, "maximum": 499,
+                         "description": "The 0-based position of the refused action in the batch."}}
+#: Past the client's base version, the actions a 412 lists at most (the history has them all).
+REBASE_PARAMS = {
+    "version": {"type": "integer", "minimum": 0, "description": "The game's current version (`current`)."},
+    "base": {"type": "integer", "minimum": 0, "description": "The version `actions` start from: the "
+                                                             "client's If-Match, or 0 if the game never had it."},
+    "actions": {"type": "array", "items": {"type": "string"}, "maxItems": 1000,
+                "description": "The actions applied after `base`, in the engine's notation, in order "
+                               "(at most 1000: the `history` link lists them all)."},
+}
+
+
+def batch_problem_name(code: str) -> str:
+    return f"{camel(code)}AtIndexProblem"
+
+
+def batch_problem_components() -> dict[str, dict]:
+    """The problems of a batch: a rule's refusal with ``params.index``, and 412 with what a rebase needs."""
+    components: dict[str, dict] = {}
+    for code in BATCH_RULE_CODES:
+        components[f"{camel(code)}AtIndexParams"] = _params_schema(RULE_PARAMS[code], INDEX_PARAM)
+        components[batch_problem_name(code)] = _problem_schema(
+            code, f"{camel(code)}AtIndexParams", f"`{code}` ({STATUS[code]}) refusing the action at `params.index`.")
+    refused = [code for code in BATCH_RULE_CODES if STATUS[code] == 422]
+    mapping = {code: ref(batch_problem_name(code))["$ref"] for code in refused}
+    mapping["IDEMPOTENCY_KEY_REUSED"] = ref(problem_schema_name("IDEMPOTENCY_KEY_REUSED"))["$ref"]
+    components["BatchProblem422"] = {
+        "oneOf": [{"$ref": target} for target in mapping.values()],
+        "discriminator": {"propertyName": "code", "mapping": mapping},
+        "description": "The first refused action's rule code and params, with its `index`; or "
+                       "IDEMPOTENCY_KEY_REUSED.",
+    }
+    create = {**mapping, "INVALID_GAME_CODE": ref(problem_schema_name("INVALID_GAME_CODE"))["$ref"]}
+    components["CreateProblem422"] = {
+        "oneOf": [{"$ref": target} for target in create.values()],
+        "discriminator": {"propertyName": "code", "mapping": create},
+        "description": "INVALID_GAME_CODE, IDEMPOTENCY_KEY_REUSED, or the first refused action of a game born "
+                       "offline (its code and params, with its `index`).",
+    }
+    components["VersionMismatchRebaseParams"] = _params_schema(PARAMS["VERSION_MISMATCH"], REBASE_PARAMS)
+    rebase = _problem_schema("VERSION_MISMATCH", "VersionMismatchRebaseParams",
+                             "`VERSION_MISMATCH` (412) with what a rebase needs.")
+    rebase["properties"]["history"] = {"type": "string", "description": "The game's history after `base`: "
+                                                                         "`GET` it for every action."}
+    rebase["required"].append("history")
+    components["VersionMismatchRebaseProblem"] = rebase
     return components
 
 

@@ -63,8 +63,10 @@ def problem_body(code: str, params: dict | None = None, errors: dict | None = No
 
 
 def problem_response(code: str, params: dict | None = None, *, errors: dict | None = None,
-                     headers: dict | None = None) -> Response:
+                     headers: dict | None = None, members: dict | None = None) -> Response:
+    """The problem+json answer of ``code``; ``members``: extra members of the document (RFC 9457 §3.2)."""
     body, lang = problem_body(code, params, errors)
+    body.update(members or {})
     response = Response(json.dumps(body), status=STATUS[code], mimetype=PROBLEM_MEDIA_TYPE)
     response.headers["Content-Language"] = lang
     response.headers["Vary"] = "Accept-Language"
@@ -193,10 +195,11 @@ class Blueprint(SmorestBlueprint):
         """The request's JSON body loaded by ``schema`` (one instance for every request), as :meth:`arguments` would."""
         return self.ARGUMENTS_PARSER.parse(schema, location="json")
 
-    def problem(self, status: int, description: str):
-        """Document an error answer of this endpoint as problem+json, typed by the codes of ``status``."""
+    def problem(self, status: int, description: str, schema: dict | None = None):
+        """Document an error answer of this endpoint as problem+json, typed by the codes of ``status``
+        (or by ``schema``, a ``$ref`` to a problem schema of this endpoint's own)."""
         extra = _PROBLEM_HEADERS.get(status, {})
-        return self.alt_response(status, schema=problem_schema_ref(status), content_type=PROBLEM_MEDIA_TYPE,
+        return self.alt_response(status, schema=schema or problem_schema_ref(status), content_type=PROBLEM_MEDIA_TYPE,
                                  description=description, headers={**extra})
 
 

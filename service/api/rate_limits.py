@@ -141,8 +141,11 @@ class RateLimits:
         self._lock = threading.Lock()
         self._prefix = config.get("RATELIMIT_KEY_PREFIX") or "solitaire"
 
-    def count(self, name: str, scope: str, key: str) -> tuple[_Hit, ...]:
+    def count(self, name: str, scope: str, key: str, cost: int = 1) -> tuple[_Hit, ...]:
         """Count this request in every window of the named limit; 429 when one is spent.
+
+        ``cost``: what the request counts for (a batch of n actions: n), at most a whole
+        window, so that a batch larger than a window's share is not refused forever.
 
         Returns the windows counted in (none for an empty setting); a failure of the
         limits themselves lets the request through, logged.
@@ -150,7 +153,7 @@ class RateLimits:
         identifiers = (self._prefix, key, scope)
         if not self._in_memory and self._clock() >= self._store_retry_at:
             try:
-                return self._count(self._store, name, identifiers, processes=1)
+                return self._count(self._store, name, identifiers, processes=1, cost=cost)
             except RateLimited:
                 raise
             except Exception:  # the store's client raises its own errors (redis.ConnectionError, timeouts, …)
@@ -160,7 +163,8 @@ class RateLimits:
                                     STORE_RETRY_SECONDS)
                     self._store_retry_at = self._clock() + STORE_RETRY_SECONDS
         try:
-            return self._count(self._memory, name, identifiers, current_app.config.get("RATELIMIT_PROCESSES", 1))
+            return self._count(self._memory, name, identifiers, current_app.config.get("RATELIMIT_PROCESSES", 1),
+                               cost)
         except RateLimited:
             raise
         except Exception:  # a bug of ours or of limits must not refuse the game
@@ -168,11 +172,11 @@ class RateLimits:
             return ()
 
     def _count(self, counter: FixedWindowRateLimiter, name: str, identifiers: tuple[str, ...],
-               processes: int) -> tuple[_Hit, ...]:
+               processes: int, cost: int = 1) -> tuple[_Hit, ...]:
         hits = []
         for item in _items(process_share(current_app.config[LIMITS[name]], processes)):
             hit = _Hit(counter, item, identifiers)
-            if not counter.hit(item, *identifiers):
+            if not counter.hit(item, *identifiers, cost=max(1, min(cost, item.amount))):
                 request.environ[_HITS] = (hit,)
                 window = _window(hit)
                 # From the reset the headers announce (a second past the window's end: Redis
@@ -243,7 +247,8 @@ def limit_views(app) -> None:
     As limits of those views only, checked as they are called, after the request hooks
     (a body refused with 415 or 413 spends none of them): a leaderboard read counts in
     the address limit alone. A view marks itself with ``game_action = True`` or with
-    ``solver_request``, a callable telling whether this request runs the solver.
+    ``solver_request``, a callable telling whether this request runs the solver; an action
+    view's ``action_cost``, if it has one, says how many actions the request counts for.
     """
     limits = app.extensions.get("rate_limits")
     if limits is None:
@@ -251,10 +256,10 @@ def limit_views(app) -> None:
     for endpoint, view in list(app.view_functions.items()):
         checks = []
         if getattr(view, "game_action", False):
-            checks.append(("write", "write", _token_key, None))
+            checks.append(("write", "write", _token_key, None, getattr(view, "action_cost", None)))
         solver_request = getattr(view, "solver_request", None)
         if solver_request is not None:
-            checks += [("solver", "solver-" + name, key, solver_request)
+            checks += [("solver", "solver-" + name, key, solver_request, None)
                        for name, key in (("address", client_address), ("token", _token_key))]
         if checks:
             app.view_functions[endpoint] = _limited(view, limits, tuple(checks))
@@ -263,8 +268,8 @@ def limit_views(app) -> None:
 def _limited(view, limits: RateLimits, checks: tuple):
     @functools.wraps(view)
     def limited_view(*args, **kwargs):
-        counted = tuple(hit for name, scope, key, applies in checks if applies is None or applies()
-                        for hit in limits.count(name, scope, key()))
+        counted = tuple(hit for name, scope, key, applies, cost in checks if applies is None or applies()
+                        for hit in limits.count(name, scope, key(), 1 if cost is None else cost()))
         if counted:  # the view's own limits are what the answer describes
             request.environ[_HITS] = counted
         return view(*args, **kwargs)

@@ -90,12 +90,73 @@ class NewPlayerSchema(StrictSchema):
                          metadata={"pattern": r"^[^\x00-\x1f\x7f-\x9f]*\S[^\x00-\x1f\x7f-\x9f]*$"})
 
 
+#: The most actions a batch (or a new game born offline) may carry: usecases.batch.MAX_BATCH.
+MAX_BATCH = 500
+
+
+class NotationList(fields.List):
+    """A list of 1 to 500 actions in the engine's notation (``draw``, ``t1>fH`` …), each a string.
+
+    Each refusal is one flat message (the problem's ``errors`` are lists of strings);
+    the notations themselves are parsed by the view, which answers the first one that
+    does not parse with ``INVALID_NOTATION`` and its index.
+    """
+
+    def __init__(self, **kwargs) -> None:
+        metadata = kwargs.setdefault("metadata", {})
+        metadata.setdefault("description", "Actions in the engine's notation, in order (see "
+                                           "`GET /v1/games/{game_id}/actions`).")
+        metadata.setdefault("example", ["draw", "waste>t3", "t1>fH", "undo"])
+        super().__init__(fields.String(), validate=validate.Length(min=1, max=MAX_BATCH,
+                                                                   error="From {min} to {max} actions."), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs) -> list[str]:
+        if not isinstance(value, list):
+            raise ValidationError(f"A list of 1 to {MAX_BATCH} actions in the engine's notation.")
+        for index, item in enumerate(value):
+            if not isinstance(item, str):
+                raise ValidationError(f"Action {index} is not a string.")
+        return list(value)
+
+
+#: Bounds of what a client reports of a game born offline (``usecases.games.CLIENT_*`` check the clock).
+MAX_CLIENT_SECONDS = 7 * 24 * 3600
+
+
+class ClientTimingSchema(StrictSchema):
+    started_at = fields.AwareDateTime(required=True, metadata={
+        "description": "When the client dealt the game (with a time zone): at most 5 minutes ahead of the "
+                       "server's clock, at most 7 days ago."})
+    seconds = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=MAX_CLIENT_SECONDS),
+                             metadata={"description": "Seconds the client played offline: at most the time since "
+                                                      "`started_at` (plus 5 minutes)."})
+
+
+class FlatNested(fields.Nested):
+    """A nested object whose refusals are flat messages (the problem's ``errors`` are lists of strings)."""
+
+    def _deserialize(self, value, attr, data, partial=None, **kwargs):
+        try:
+            return super()._deserialize(value, attr, data, partial=partial, **kwargs)
+        except ValidationError as error:
+            messages = error.messages
+            if isinstance(messages, dict):
+                raise ValidationError([f"{name}: {' '.join(map(str, text if isinstance(text, list) else [text]))}"
+                                       for name, text in messages.items()]) from None
+            raise
+
+
 class NewGameSchema(StrictSchema):
     draw = fields.Integer(strict=True, validate=validate.OneOf(DRAW_CHOICES),
                           metadata={"description": "1 (Easy, default) or 3 (Hard); taken from `code` when given."})
     code = fields.String(validate=validate.Length(max=64),
                          metadata={"example": "TF1-D1N-AAAAAAB", "description": "Deal exactly this game."})
     winnable = StrictBoolean(metadata={"description": "Deal only a deal the solver has proven winnable."})
+    actions = NotationList(metadata={"description": "A game born offline: the actions its client already played "
+                                                  "on `code`, replayed by the server (needs `code` and `client`)."})
+    client = FlatNested(ClientTimingSchema, metadata={
+        "description": "A game born offline: when its client dealt it and how long it played, stored as "
+                       "reported; the game is then client-timed (`timing: \"client\"`)."})
 
 
 class MoveSchema(StrictSchema):
@@ -113,6 +174,10 @@ class TapSchema(StrictSchema):
     source = pile_field(PLAY_SOURCES, "PlaySource", data_key="from")
     card = CardField()
     double = StrictBoolean(load_default=False)
+
+
+class ActionBatchSchema(StrictSchema):
+    actions = NotationList(required=True)
 
 
 class PageQuerySchema(StrictSchema):

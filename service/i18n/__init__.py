@@ -2,11 +2,13 @@
 
 Each language is one JSON file next to this module (``en.json``, ``de.json`` …)
 mapping every code of :data:`service.problem_codes.PARAMS` to a ``str.format`` template
-whose placeholders are exactly that code's params. Two reserved keys, which are
+whose placeholders are exactly that code's params. Three reserved keys, which are
 not codes, say how params are shown to a player:
 
 - ``_piles``: the display name of each pile (``t1`` → "column 1", ``fH`` → "the
   hearts foundation"), used for the params :data:`PILE_PARAMS`;
+- ``_titles``: each code's short title (a problem's ``title``), in the same language as
+  its ``detail``;
 - ``_cards``: ``format``, ``ranks`` and ``suits`` for the params
   :data:`CARD_PARAMS` (``7H`` → "7♥", ``TS`` → "10♠"), and ``names`` for a rank on
   its own, :data:`RANK_PARAMS` (``Q`` → "queen", in German "die Dame" with the
@@ -77,6 +79,16 @@ def names(lang: str) -> dict[str, Any]:
     """
     table = _load(_lang(lang))
     return {"piles": table["_piles"], "cards": table["_cards"]}
+
+
+def title(code: str, lang: str) -> str:
+    """A code's short title in ``lang`` (unknown language: English; unknown code: the code in words).
+
+    >>> title("GAME_NOT_FOUND", "de"), title("GAME_NOT_FOUND", "xx")
+    ('Spiel nicht gefunden', 'Game not found')
+    """
+    found = _load(_lang(lang))["_titles"].get(code)
+    return found if found is not None else str(code).replace("_", " ").capitalize()
 
 
 def pile_name(pile: str, lang: str) -> str:

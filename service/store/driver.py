@@ -75,20 +75,25 @@ class DriverStatement:
                 values[name] = process(values[name])
         return values if plan.positions is None else tuple(values[name] for name in plan.positions)
 
-    def _execute(self, connection: Connection, parameters: dict, fetch) -> list:
+    def _execute(self, connection: Connection, parameters: dict, fetch, many: list | None = None) -> list:
         plan = self._plan(connection.dialect, frozenset(parameters))
         values = self._parameters(plan, parameters)
+        if many is not None:  # executemany: every row has the first one's parameter names
+            values = [values, *(self._parameters(plan, row) for row in many)]
         dbapi_connection = connection.connection.dbapi_connection  # SQLAlchemy's errors for a closed one
         events = connection.dispatch
         cursor = None
         try:
             cursor = dbapi_connection.cursor()
             for listener in events.before_cursor_execute:
-                listener(connection, cursor, plan.sql, values, None, False)
-            cursor.execute(plan.sql, values)
+                listener(connection, cursor, plan.sql, values, None, many is not None)
+            if many is None:
+                cursor.execute(plan.sql, values)
+            else:
+                cursor.executemany(plan.sql, values)
             rows = fetch(cursor)
             for listener in events.after_cursor_execute:
-                listener(connection, cursor, plan.sql, values, None, False)
+                listener(connection, cursor, plan.sql, values, None, many is not None)
         except BaseException as error:
             # SQLAlchemy's own handling: the error wrapped as Connection.execute raises it
             # (OperationalError …, parameters hidden), the cursor closed, the pool invalidated
@@ -124,3 +129,11 @@ class DriverStatement:
             # would roll the write back on checkin: a write goes in an action_transaction.
             raise RuntimeError("a write needs a begun transaction")
         self._execute(connection, parameters, lambda cursor: ())
+
+    def run_many(self, connection: Connection, rows: list[dict]) -> None:
+        """:meth:`run` for several rows of the same parameter names, in one ``executemany``."""
+        if not rows:
+            return
+        if not connection.in_transaction():
+            raise RuntimeError("a write needs a begun transaction")
+        self._execute(connection, rows[0], lambda cursor: (), many=rows[1:])

@@ -47,9 +47,9 @@ BOARD_FILTERS = {
     "until": lambda: _G.finished_at < bindparam("until"),
 }
 FEED_COLUMNS = (_G.id, _G.code, _G.draw, _G.player_id, _PLAYERS.c.name, _G.score, _G.moves, _G.undos, _G.hints,
-                _G.duration_ms, _G.finished_at, _G.line)
+                _G.duration_ms, _G.finished_at, _G.line, _G.client_started_at)
 #: Bumped whenever the JSON of a board or feed entry changes shape: old tags must not match.
-REPRESENTATION = "2"
+REPRESENTATION = "3"
 
 
 def on_a_read_connection(work):

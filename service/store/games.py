@@ -51,6 +51,13 @@ class GameRecord:
     finished_at: datetime | None
     duration_ms: int | None
     line: str | None
+    client_started_at: datetime | None = None
+    client_seconds: int | None = None
+
+    @property
+    def timing(self) -> str:
+        """"client" for a game born offline (its time partly the client's word), else "server"."""
+        return "server" if self.client_started_at is None else "client"
 
 
 _FIELDS = tuple(field.name for field in dataclasses.fields(GameRecord))
@@ -63,6 +70,17 @@ def _record(row) -> GameRecord:
 def _selected(row) -> GameRecord | None:
     """The record of a row of ``_SELECT_GAME``, or None without one."""
     return None if row is None else GameRecord(*row)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One action of a batch, as its history row keeps it."""
+
+    notation: str
+    detail: dict
+    points: int
+    score_after: int
+    seq: int
 
 
 def stored_columns(game: Game) -> dict:
@@ -86,20 +104,49 @@ _APPEND_ACTION = DriverStatement(_INSERT_ACTION)
 
 
 def insert_game(game: Game, *, game_id: str, player_id: str | None, token_hash: str,
-                winnable: bool | None) -> GameRecord:
-    """Inside :func:`write_transaction`: store a newly dealt game (and count it in its player's statistics)."""
+                winnable: bool | None, steps: list[Step] | None = None,
+                client: tuple[datetime, int] | None = None) -> GameRecord:
+    """Inside :func:`write_transaction`: store a newly dealt game (and count it in its player's statistics).
+
+    A game born offline comes with ``steps``, the actions its client played (already applied
+    to ``game``), stored as its history, and ``client``: the start and seconds its client
+    reported. Won already, it is stamped finished (see :func:`_duration_ms`).
+    """
+    started, seconds = client if client is not None else (None, None)
     row = GameRow(id=game_id, code=str(game.code), deal=game.code.deal, draw=game.code.draw, player_id=player_id,
                   token_hash=token_hash, winnable=winnable, finished_at=None, duration_ms=None, line=None,
-                  **stored_columns(game))
+                  client_started_at=started, client_seconds=seconds, **stored_columns(game))
+    if game.won:
+        row.finished_at = row.created_at = row.updated_at = datetime.now(UTC)
+        row.duration_ms = seconds * 1000 if seconds is not None else 0
+        row.line = " ".join(step.notation for step in steps or ())
 
     def add() -> None:  # again after a dead connection: the rollback has dropped the pending row
         db.session.add(row)
         db.session.flush()
 
     on_live_connection(add)
+    record = _record(row)
+    connection = db.session.connection()
+    if steps:
+        _APPEND_ACTION.run_many(connection, [_history_row(game_id, step, record.created_at) for step in steps])
     if player_id:
-        stats.game_dealt(db.session.connection(), player_id, game.code.draw)
-    return _record(row)
+        stats.game_dealt(connection, player_id, game.code.draw)
+        if game.won:
+            stats.game_won(connection, record, game.score, game.moves, record.duration_ms)
+    return record
+
+
+def _history_row(game_id: str, step: Step, at: datetime) -> dict:
+    return {"game_id": game_id, "seq": step.seq, "notation": step.notation, "detail": step.detail,
+            "points": step.points, "score_after": step.score_after, "at": at}
+
+
+def _duration_ms(record: GameRecord, now: datetime) -> int:
+    """The leaderboards' time of a game won now: from its deal to now; for a game born offline,
+    the seconds its client reported for the offline play plus the server's time since."""
+    served = int((now - record.created_at).total_seconds() * 1000)
+    return served if record.client_seconds is None else record.client_seconds * 1000 + served
 
 
 def read_game(game_id: str) -> GameRecord | None:
@@ -138,7 +185,7 @@ def store_action(connection: Connection, record: GameRecord, game: Game, notatio
     now = datetime.now(UTC)
     changes = {**stored_columns(game), "updated_at": now}
     if game.won:
-        changes.update(finished_at=now, duration_ms=int((now - record.created_at).total_seconds() * 1000),
+        changes.update(finished_at=now, duration_ms=_duration_ms(record, now),
                        line=finished_line(connection, record.id, notation))
         if record.player_id:
             stats.game_won(connection, record, game.score, game.moves, changes["duration_ms"])
@@ -146,6 +193,35 @@ def store_action(connection: Connection, record: GameRecord, game: Game, notatio
     _APPEND_ACTION.run(connection, {"game_id": record.id, "seq": game.version, "notation": notation,
                                     "detail": detail, "points": points, "score_after": game.score, "at": now})
     return dataclasses.replace(record, **changes)
+
+
+def store_actions(connection: Connection, record: GameRecord, game: Game, steps: list[Step]) -> GameRecord:
+    """:func:`store_action` for a batch: the game after every step stored once, their history rows in one insert.
+
+    The engine applied ``steps`` in order to the locked game; a win can only be the last
+    step (the engine refuses anything after it).
+    """
+    now = datetime.now(UTC)
+    changes = {**stored_columns(game), "updated_at": now}
+    if game.won:
+        changes.update(finished_at=now, duration_ms=_duration_ms(record, now),
+                       line=finished_line(connection, record.id, " ".join(step.notation for step in steps)))
+        if record.player_id:
+            stats.game_won(connection, record, game.score, game.moves, changes["duration_ms"])
+    _STORE_GAME.run(connection, {"game": record.id, **changes})
+    _APPEND_ACTION.run_many(connection, [_history_row(record.id, step, now) for step in steps])
+    return dataclasses.replace(record, **changes)
+
+
+_NOTATIONS_AFTER = DriverStatement(
+    select(ActionRow.notation).where(ActionRow.game_id == bindparam("game"), ActionRow.seq > bindparam("after"))
+    .order_by(ActionRow.seq).limit(bindparam("limit")))
+
+
+def notations_after(connection: Connection, game_id: str, after_seq: int, limit: int) -> list[str]:
+    """Up to ``limit`` of a game's actions after ``after_seq``, in notation, in order (a stale batch's rebase)."""
+    return [row[0] for row in _NOTATIONS_AFTER.all(connection, {"game": game_id, "after": after_seq,
+                                                                 "limit": limit})]
 
 
 def count_hint(game_id: str) -> int | None:

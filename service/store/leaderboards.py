@@ -35,7 +35,7 @@ _PLAYERS = PlayerRow.__table__
 _G = _GAMES.c
 ORDER = (_G.score.desc(), _G.moves, _G.duration_ms, _G.finished_at, _G.id)
 ENTRY_COLUMNS = (_G.id, _G.code, _G.draw, _G.player_id, _PLAYERS.c.name, _G.score, _G.moves,
-                 _G.duration_ms, _G.finished_at)
+                 _G.duration_ms, _G.finished_at, _G.client_started_at)
 #: The filters a board may have, each compared with the bound parameter of its name.
 FILTERS = BOARD_FILTERS
 _SCORE, _MOVES, _MS, _FINISHED, _GAME = (bindparam(key) for key in CURSOR_KEYS)

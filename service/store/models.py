@@ -99,6 +99,10 @@ class GameRow(db.Model):
     # Every accepted action in notation, space-separated, frozen at the win (a won game
     # accepts nothing more): the feed serves it without reading the history table.
     line: Mapped[str | None] = mapped_column(Text)
+    # A game born offline (migration 0007): when its client says it started, and the seconds
+    # it says the offline play took, as reported. Null: the server timed the game.
+    client_started_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    client_seconds: Mapped[int | None] = mapped_column(Integer)
 
     __table_args__ = (
         Index("ix_games_player_created", "player_id", "created_at"),

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 from ..engine import Action, Game, GameCode
 from ..store import ActionRow, GameRecord, PlayerRow, end_read, games, write_transaction
+from ..store.games import Step
+from .batch import Refused, apply_all
 from .cursors import HISTORY_CURSOR
 from .errors import ServiceError, invalid
 from .idempotency import Idempotency, StoredAnswer, created_once
@@ -25,6 +28,9 @@ class NewGame:
     code: str | None = None
     draw: int | None = None
     winnable: bool = False
+    #: A game born offline: the actions its client played (parsed), and ``(started_at, seconds)`` as reported.
+    actions: list[Action] | None = None
+    client: tuple[datetime, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +93,7 @@ def deal(asked: NewGame, *, player_token: str | None, solving: Solving,
     """
     player = player_by_token(player_token)
     owner = player.token_hash if player else None
+    check_born_offline(asked)
     return created_once(idempotency, owner, lambda keep: _create_game(asked, player, solving, keep))
 
 
@@ -95,12 +102,46 @@ def _create_game(asked: NewGame, player: PlayerRow | None, solving: Solving, kee
     player_id, token_hash = (player.id, player.token_hash) if player else (None, hash_token(token))
     code = _choose_code(asked, solving)  # may search for a winnable deal: before taking the write lock
     game = Game(code)
+    steps = _played_offline(asked, game)
     with write_transaction():
         record = games.insert_game(game, game_id=new_id(), player_id=player_id, token_hash=token_hash,
-                                   winnable=True if asked.winnable else None)
+                                   winnable=True if asked.winnable else None, steps=steps, client=asked.client)
         dealt = Dealt(record, game, token)
         keep(dealt)
     return dealt
+
+
+#: How far ahead of the server's clock a client's ``started_at`` may be, and how long ago at most.
+CLIENT_CLOCK_SKEW = timedelta(minutes=5)
+CLIENT_MAX_AGE = timedelta(days=7)
+
+
+def check_born_offline(asked: NewGame, now: datetime | None = None) -> None:
+    """A game born offline names its deal and says when it started; what the client reports is bounded (400)."""
+    if asked.actions is not None and asked.client is None:
+        raise invalid("client", "Required with actions: when the game started and how long it was played.")
+    if asked.client is None:
+        return
+    if asked.code is None or asked.winnable:
+        raise invalid("code", "Required with client or actions: the deal the client played.")
+    now = now or datetime.now(UTC)
+    started, seconds = asked.client
+    if started > now + CLIENT_CLOCK_SKEW:
+        raise invalid("client", "started_at: in the future.")
+    if started < now - CLIENT_MAX_AGE:
+        raise invalid("client", f"started_at: more than {CLIENT_MAX_AGE.days} days ago.")
+    if timedelta(seconds=seconds) > now - started + CLIENT_CLOCK_SKEW:
+        raise invalid("client", "seconds: more than the time since started_at.")
+
+
+def _played_offline(asked: NewGame, game: Game) -> list[Step] | None:
+    """The actions of a game born offline applied to ``game``; the first refused is 422 (or 409) with its index."""
+    if not asked.actions:
+        return None
+    steps = apply_all(game, asked.actions)
+    if isinstance(steps, Refused):
+        raise steps
+    return steps
 
 
 def _choose_code(asked: NewGame, solving: Solving) -> GameCode:

@@ -107,7 +107,7 @@ def test_entry_shape_order_and_only_wins(app, client):
     assert page["items"][0] == {
         "id": early, "code": str(GameCode(draw=3, deal=42)), "draw": 3, "player": {"id": player, "name": "Zoë"},
         "score": 640, "moves": 123, "undos": 0, "hints": 0, "duration_ms": 95_250,
-        "finished_at": "2026-11-01T12:00:00.000Z", "line": "draw t1>fH undo",
+        "finished_at": "2026-11-01T12:00:00.000Z", "line": "draw t1>fH undo", "timing": "server",
     }
     assert page["items"][1]["player"] is None
     assert page["next"] is None and page["resume"] is not None

@@ -196,7 +196,7 @@ def test_the_token_is_accepted_case_insensitively_on_the_scheme(client):
 
 NOT_ALLOWED = [
     ("put", "/v1/games", {"POST"}), ("delete", "/v1/games/x", {"GET"}), ("get", "/v1/games/x/draw", {"POST"}),
-    ("patch", "/v1/games/x/moves", {"POST"}), ("post", "/v1/games/x/actions", {"GET"}),
+    ("patch", "/v1/games/x/moves", {"POST"}), ("put", "/v1/games/x/actions", {"GET", "POST"}),
     ("post", "/v1/games/x/legal-moves", {"GET"}), ("get", "/v1/players", {"POST"}),
     ("post", "/v1/rules", {"GET"}),
 ]

@@ -73,10 +73,10 @@ def test_entry_shape_and_stored_values(app, client):
     assert items == [
         {"rank": 1, "game": game, "code": str(GameCode(draw=3, deal=42)), "draw": 3, "player": player,
          "player_name": "Zoë", "score": 640, "moves": 123, "seconds": 95.25,
-         "finished_at": "2026-11-01T12:00:00.000Z"},
+         "finished_at": "2026-11-01T12:00:00.000Z", "timing": "server"},
         {"rank": 2, "game": anonymous, "code": str(GameCode(draw=1, deal=7)), "draw": 1, "player": None,
          "player_name": None, "score": 10, "moves": 100, "seconds": 60.0,
-         "finished_at": "2026-11-01T12:00:00.000Z"},
+         "finished_at": "2026-11-01T12:00:00.000Z", "timing": "server"},
     ]
     assert board(client)["next"] is None
 

@@ -12,8 +12,10 @@ from solitaire_reflechi_api_client.api.games import (
     create_game,
     draw_cards,
     get_hint,
+    list_game_actions,
     move_cards,
     recycle_waste,
+    sync_actions,
     take_back_card,
     tap_card,
     undo_action,
@@ -21,11 +23,15 @@ from solitaire_reflechi_api_client.api.games import (
 from solitaire_reflechi_api_client.api.players import create_player
 from solitaire_reflechi_api_client.models import (
     ActionAnswer,
+    ActionBatch,
     DrawAction,
+    Game,
+    GameFinishedAtIndexProblem,
     GameFinishedProblem,
     GameStatus,
     Hint,
     HintVerdict,
+    HistoryPage,
     Move,
     MoveAction,
     NewGame,
@@ -35,6 +41,7 @@ from solitaire_reflechi_api_client.models import (
     PlayerAnswer,
     PlaySource,
     RecycleAction,
+    SamePileAtIndexProblem,
     SourceEmptyProblem,
     TakeBack,
     TakeBackAction,
@@ -42,7 +49,9 @@ from solitaire_reflechi_api_client.models import (
     TapAction,
     UndoAction,
     VersionMismatchProblem,
+    VersionMismatchRebaseProblem,
 )
+from solitaire_reflechi_api_client.types import UNSET
 
 WINNABLE_CODE = "TF1-D1N-AAAAAAG"  # proven winnable (tests/api/gameplay.py)
 Step = DrawAction | MoveAction | RecycleAction | TakeBackAction | TapAction | UndoAction
@@ -115,4 +124,53 @@ def play(base_url: str) -> dict[str, int]:
 
     finished = draw_cards.sync_detailed(game.id, client=client)
     assert finished.status_code == 409 and isinstance(finished.parsed, GameFinishedProblem)
-    return {"hints": hints, "score": answer.score}
+    synced = replay_in_batches(client, game.id)
+    assert synced.score == answer.score and synced.moves == answer.moves
+    return {"hints": hints, "score": answer.score, "batched": synced.version}
+
+
+def notations(client: AuthenticatedClient, game_id: str) -> list[str]:
+    """Every action of a game, in notation, from its history's pages."""
+    found: list[str] = []
+    cursor: str | None = None
+    while True:
+        page = list_game_actions.sync(game_id, client=client, limit=200, cursor=cursor if cursor else UNSET)
+        assert isinstance(page, HistoryPage), page
+        found += [item.notation for item in page.items]
+        cursor = page.next_ if isinstance(page.next_, str) else None
+        if cursor is None:
+            return found
+
+
+def replay_in_batches(client: AuthenticatedClient, won_id: str) -> Game:
+    """The won game's actions played again on a new game of the same deal through syncActions, 50 a batch."""
+    line = notations(client, won_id)
+    dealt = create_game.sync(client=client, body=NewGame(code=WINNABLE_CODE))
+    assert isinstance(dealt, NewGameAnswer)
+
+    # A refused action refuses the batch: typed, with its index; nothing applied.
+    refused = sync_actions.sync_detailed(dealt.id, client=client, body=ActionBatch(actions=["draw", "t1>t1"]),
+                                         if_match='"0"')
+    assert refused.status_code == 422 and isinstance(refused.parsed, SamePileAtIndexProblem)
+    assert refused.parsed.params.index == 1
+
+    version = 0
+    synced: Game | None = None
+    for start in range(0, len(line), 50):
+        answer = sync_actions.sync_detailed(dealt.id, client=client, body=ActionBatch(actions=line[start:start + 50]),
+                                            if_match=f'"{version}"', idempotency_key=f"batch-{start}")
+        assert answer.status_code == 200 and isinstance(answer.parsed, Game), answer.content
+        synced = answer.parsed
+        version = synced.version
+    assert synced is not None and synced.status == GameStatus.WON and version == len(line)
+
+    # A stale base: the actions played since, typed, to rebase on.
+    stale = sync_actions.sync_detailed(dealt.id, client=client, body=ActionBatch(actions=["draw"]),
+                                       if_match=f'"{version - 3}"')
+    assert stale.status_code == 412 and isinstance(stale.parsed, VersionMismatchRebaseProblem)
+    assert stale.parsed.params.actions == line[-3:] and stale.parsed.params.version == version
+    won = sync_actions.sync_detailed(dealt.id, client=client, body=ActionBatch(actions=["undo"]),
+                                     if_match=f'"{version}"')
+    assert won.status_code == 409 and isinstance(won.parsed, GameFinishedAtIndexProblem)
+    assert won.parsed.params.index == 0
+    return synced

@@ -48,5 +48,6 @@ def test_a_game_is_won_through_the_generated_client(generated, live_server, monk
     spec.loader.exec_module(module)
     outcome = module.play(live_server)
     assert outcome["hints"] > 50 and outcome["score"] > 0
+    assert outcome["batched"] == outcome["hints"] + 1  # the same game again through syncActions (+1: the draw)
     for name in [name for name in sys.modules if name.startswith(PACKAGE)]:
         del sys.modules[name]  # the next run generates afresh

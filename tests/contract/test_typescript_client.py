@@ -44,3 +44,5 @@ def test_typescript_client_compiles_strict_and_plays(live_server, tmp_path):
     outcome = json.loads(run.stdout)
     assert outcome["columns"] == 7 and outcome["spades"] == 0 and outcome["version"] == 1
     assert outcome["moved"] and outcome["status"] == 422 and outcome["described"] == "SOURCE_EMPTY at waste"
+    # a whole game through syncActions, to the win, with a batch's 422 and 412 on the way
+    assert outcome["synced"] == "won" and outcome["batches"] > 1

@@ -17,7 +17,7 @@ SAMPLE = {
     "card": "7H", "onto": "8D", "top": "QS", "above": "5C", "below": "6S", "pile": "t3",
     "column": "t5", "foundation": "fH", "needs": "Q", "sent": 7, "count": 3, "stock": 12, "limit": 100,
     "game": "g-123", "player": "p-456", "current": 9, "method": "PATCH", "retry_after": 30,
-    "draw": 3, "code": "XYZ-123", "param": "access_token",
+    "draw": 3, "code": "XYZ-123", "param": "access_token", "index": 4, "notation": "t9>t1",
 }
 
 
@@ -38,7 +38,7 @@ def test_languages():
 def test_catalog_has_exactly_the_codes(lang):
     assert set(catalog(lang)) == set(PARAMS)
     assert {key for key in raw(lang) if not key.startswith("_")} == set(PARAMS)
-    assert {key for key in raw(lang) if key.startswith("_")} == {"_piles", "_cards"}
+    assert {key for key in raw(lang) if key.startswith("_")} == {"_piles", "_cards", "_titles"}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -268,3 +268,13 @@ def test_negotiate(header, expected):
                          ids=lambda header: repr(header[:12]))
 def test_negotiate_always_answers_a_language(header):
     assert negotiate(header) in LANGUAGES
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_code_has_a_title_in_every_catalog(lang):
+    titles = raw(lang)["_titles"]
+    assert set(titles) == set(PARAMS)
+    assert all(isinstance(text, str) and text.strip() and "{" not in text for text in titles.values())
+    if lang != "en":  # translated, not English copied: at most a few words every language borrows
+        english = raw("en")["_titles"]
+        assert sum(titles[code] == english[code] for code in PARAMS) <= 3, lang
