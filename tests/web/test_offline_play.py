@@ -15,6 +15,7 @@ No timing assertion: every wait is for a state of the page or the server.
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 import requests
@@ -252,4 +253,42 @@ def test_a_tampered_engine_is_overruled_by_the_server(browser, served):
     game, history, _ = server(url, page)
     assert history == [] and page.evaluate(DOM_STATE)["tableau"] == game["tableau"] == engine.view()["tableau"]
     assert page.server_errors == []
+    context.close()
+
+
+def evaluate_across_reloads(page, expression: str):
+    from playwright.sync_api import Error
+
+    try:
+        return page.evaluate(expression)
+    except Error:  # the page reloaded under the evaluation
+        return None
+
+
+def test_a_new_version_is_picked_up_without_a_stuck_cache(browser, served, monkeypatch):
+    from service.web import offline
+
+    url, _ = served
+    context = browser.new_context(viewport={"width": 1100, "height": 860})
+    page = open_game(context, url)
+    first = f"sr-{offline.static_version()}"
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    wait_until(page, f"caches.keys().then((keys) => JSON.stringify(keys) === '[\"{first}\"]')")
+    cached = page.evaluate(f"caches.open('{first}').then((c) => c.keys()).then((ks) => ks.map((r) => r.url))")
+    for path in ("/", "/static/app.js", "/static/engine/game.js", "/v1/rules?lang=ja", "/help/faq?lang=de",
+                 "/manifest.webmanifest", "/icons/icon-192.png"):
+        assert url + path in cached, path
+
+    # a release: any cached file changes, so sw.js changes; the page takes the new one and reloads
+    monkeypatch.setattr(offline, "static_version", lambda: "0123456789ab")
+    page.evaluate("window.oldVersion = true")
+    page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+    expected = "caches.keys().then((keys) => JSON.stringify(keys) === '[\"sr-0123456789ab\"]')"
+    reloaded = "window.oldVersion === undefined && document.querySelector('[data-card]') !== null"
+    deadline = time.monotonic() + 15
+    while not evaluate_across_reloads(page, f"{expected}.then((ok) => ok && ({reloaded}))"):
+        assert time.monotonic() < deadline, "the new version did not take over"
+        time.sleep(0.1)
+    assert page.evaluate("fetch('/sw.js').then((r) => r.text())").count("0123456789ab") == 1
+    assert page.errors == []
     context.close()

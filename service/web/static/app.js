@@ -156,14 +156,16 @@ function init() {
   if ("serviceWorker" in navigator) {
     // the offline app: the page, its modules, the catalogs and the help pages (sw.js)
     navigator.serviceWorker.register("/sw.js").catch(() => {});
-    const updating = Boolean(navigator.serviceWorker.controller); // a first visit has no older version
+    // the first worker taking over a first visit changes nothing; a later one is a new version
+    let controlled = Boolean(navigator.serviceWorker.controller);
     let reloaded = false;
     navigator.serviceWorker.addEventListener("controllerchange", () => {
       // a new version took over: load its files (the game is in localStorage, nothing is lost)
-      if (updating && !reloaded) {
+      if (controlled && !reloaded) {
         reloaded = true;
         location.reload();
       }
+      controlled = true;
     });
   }
 }
