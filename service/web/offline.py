@@ -48,10 +48,11 @@ def cached_urls() -> list[str]:
 def static_version() -> str:
     """The first 12 hex digits of a hash of every file the offline app is made of."""
     digest = hashlib.sha256()
-    files = [*sorted(STATIC.rglob("*")), *sorted(ENGINE.glob("*.js")), *SOURCES]
-    for path in files:
+    files = [*((f"static/{p.relative_to(STATIC).as_posix()}", p) for p in sorted(STATIC.rglob("*"))),
+             *((f"engine/{p.name}", p) for p in sorted(ENGINE.glob("*.js"))), *((p.name, p) for p in SOURCES)]
+    for name, path in files:
         if path.is_file():
-            digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:12]
 
 
