@@ -95,3 +95,30 @@ def test_if_match_from_eight_threads_lets_exactly_one_through(app, live_server):
     with app.app_context():
         assert verify_game(db.session.get(GameRow, game_id)) == []
         db.session.remove()
+
+
+def test_batches_from_eight_threads_on_one_base_let_exactly_one_through(app, live_server):
+    """Two tabs (here eight) syncing the same base: one batch applies, the others get 412 with its actions."""
+    game_id, auth = new_game(live_server)
+    barrier = threading.Barrier(THREADS)
+
+    def worker(number):
+        batch = ["draw"] * (number % 5 + 1) + ["undo"]  # legal from version 0 (the stock holds 8 draws of 3)
+        with requests.Session() as session:
+            barrier.wait(30)
+            response = session.post(f"{live_server}/v1/games/{game_id}/actions", json={"actions": batch},
+                                    headers={**auth, "If-Match": '"0"', "Idempotency-Key": f"tab-{number}"},
+                                    timeout=60)
+            return response.status_code, response.json(), batch
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        results = list(pool.map(worker, range(THREADS)))
+    statuses = sorted(status for status, _, _ in results)
+    assert statuses == [200] + [412] * (THREADS - 1), [(status, body.get("code")) for status, body, _ in results]
+    applied = next(batch for status, _, batch in results if status == 200)
+    for status, body, _ in results:
+        if status == 412:
+            assert body["params"]["actions"] == applied and body["params"]["version"] == len(applied)
+    with app.app_context():
+        assert verify_game(db.session.get(GameRow, game_id)) == []
+        db.session.remove()

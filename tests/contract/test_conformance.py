@@ -10,7 +10,7 @@ GAME = {"id": "abc", "code": "TF1-D1N-AAAAAAB", "draw": 1, "status": "playing", 
         "undos": 0, "version": 0, "hints": 0, "tableau": [["7H"], [], [], [], [], [], []],
         "foundations": {"S": 0, "H": 0, "D": 0, "C": 0}, "stock": 24, "waste": [], "waste_fan": 0,
         "can_undo": False, "created_at": "2026-11-30T12:00:00.000Z", "finished_at": None, "seconds": None,
-        "player": None, "winnable": None}
+        "player": None, "winnable": None, "timing": "server", "client": None}
 
 
 def record(body, *, status=200, headers=(("Content-Type", "application/json"), ("ETag", '"0"')),
