@@ -85,10 +85,12 @@ def create_app(overrides: dict | None = None) -> Flask:
     init_api(app)
     limit_views(app)  # after the views exist: the write and solver limits are theirs
     from .web import web_bp
+    from .web.offline import offline_bp
     from .web.pages import pages_bp
 
     app.register_blueprint(web_bp)
     app.register_blueprint(pages_bp)
+    app.register_blueprint(offline_bp)
     from .cli import register_commands
 
     register_commands(app)

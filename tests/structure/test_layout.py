@@ -42,9 +42,8 @@ def test_the_graph_sees_every_module_and_its_imports():
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
-@pytest.mark.xfail(strict=True, reason="the offline-play branch removes the play page's state.js circle; "
-                                       "this test then passes and its marker goes")
 def test_the_play_page_scripts_import_no_circle():
+    # one way: engine → play.js (the game) → the view; input dispatches actions
     assert circles(script_graph(SERVICE / "web" / "static")) == []
 
 

@@ -87,7 +87,8 @@ def wait_until(page, expression: str, timeout_s: float = 10.0) -> None:
 
 
 def wait_version(page, version: int) -> None:
-    page.wait_for_selector(f'#board[data-version="{version}"]:not([data-busy])', state="attached")
+    """The page shows ``version`` and the server has every action played (the indicator says synced)."""
+    page.wait_for_selector(f'#board[data-version="{version}"][data-sync="synced"]', state="attached")
 
 
 def assert_page_shows(page, engine: Game) -> dict:
@@ -244,9 +245,10 @@ def test_play_page_plays_a_game_and_explains_rejections(page):
     page.click("#menu-button")
     page.uncheck("#show-rules")
     page.keyboard.press("Escape")
-    with page.expect_response(lambda r: r.url.endswith("/moves") and r.status == 422):
-        drag(page, card(source, name), column_target(engine, onto))
-    page.wait_for_timeout(100)
+    # the local engine refuses it: no request, the board shakes, no message
+    page.evaluate("document.querySelector('#board').classList.remove('shake')")
+    drag(page, card(source, name), column_target(engine, onto))
+    page.wait_for_selector("#board.shake", state="attached")
     assert page.is_hidden("#message")
     assert page.evaluate("() => localStorage.getItem('sr.showRules')") == "false"
     page.click("#menu-button")

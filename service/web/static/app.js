@@ -1,27 +1,60 @@
-// The play page of Solitaire Réfléchi: plain JavaScript ES modules, no build, only the
-// public /v1 API.
+// The play page of Solitaire Réfléchi: plain JavaScript ES modules, no build, the public
+// /v1 API and the rules engine of clients/js (served under /static/engine).
 //
-// The server owns every rule. The page renders the game JSON it gets back, turns
-// clicks, drags and keys into actions, and shows the problem's `detail` (localized by
-// the Accept-Language header it sends) when an action is rejected. This module sets the
-// language and wires the page; the rest is one module each: state.js (settings, the
-// game, the action queue), render.js, input.js, hint.js, dialogs.js (messages, dialogs,
-// the menu), api.js (the API client), names.js (piles and cards named as the server's
-// catalogs name them), strings.js (the page's own strings). Nothing is inline in the
-// HTML, so a strict CSP can serve it.
+// Data flows one way: the engine applies every action at once (play.js keeps the game and
+// its record in localStorage), the view draws what play.js says changed (render.js, the
+// live region, the dialogs), input.js turns clicks, drags and keys into actions, and
+// sync.js sends them to the server in batches, adopting the server's game when it judges
+// otherwise. Other modules: games.js (deal, resume), hint.js, dialogs.js (messages,
+// dialogs, the menu), api.js, names.js (piles, cards and rule sentences as the server's
+// catalogs word them), strings.js (the page's own strings), ui.js (settings, view state).
+// Nothing is inline in the HTML, so a strict CSP can serve it.
 
 import {
-  closeDialog, closeMenu, copyCode, hideMessage, openMenu, reportError, showKeys, showLeaderboard,
+  announce, celebrate, closeDialog, closeMenu, copyCode, hideMessage, openMenu, reportError, showKeys,
+  showLeaderboard, showMessage,
 } from "./dialogs.js";
 import { $, $$ } from "./dom.js";
-import { showHint } from "./hint.js";
+import { newGame, requestNewGame, resume } from "./games.js";
+import { describeDone, showHint } from "./hint.js";
 import {
-  endDrag, flushTap, onBoardKey, onPointerDown, onPointerMove, onPointerUp, onShortcut,
+  clearSelection, endDrag, flushTap, onBoardKey, onPointerDown, onPointerMove, onPointerUp, onShortcut,
   onStockClick, undo,
 } from "./input.js";
 import { useNames } from "./names.js";
-import { render, tick } from "./render.js";
-import { KEYS, LANGS, newGame, requestNewGame, resume, storageGet, storageSet, t, ui } from "./state.js";
+import { onChange } from "./play.js";
+import { flashPoints, render, tick } from "./render.js";
+import { onNotice, onStatus, report, wire } from "./sync.js";
+import { KEYS, LANGS, storageGet, storageSet, t, ui } from "./ui.js";
+
+// The view follows the game: drawn in the same frame as the action, said in the live region.
+function showChange({ kind, previous, outcome }) {
+  const game = ui.game;
+  if (!game) return;
+  if (!previous || previous.code !== game.code || previous.version !== game.version || kind !== "played") {
+    clearSelection({ quiet: true });
+  }
+  render();
+  if (kind === "played" && outcome) {
+    flashPoints(outcome.points);
+    announce(describeDone(game.last));
+  }
+  const key = `${game.code}@${game.created_at}`;
+  if (game.status === "won" && ui.celebrated !== key) {
+    if (kind === "played") celebrate();
+    ui.celebrated = key;
+  }
+  report();
+}
+
+// The indicator: synced, n waiting, or offline.
+function showStatus(status, waiting) {
+  const box = $("#sync");
+  box.dataset.state = status;
+  box.textContent = status === "offline" ? t("syncOffline")
+    : status === "waiting" ? t("syncWaiting", { n: waiting }) : t("syncSynced");
+  $("#board").dataset.sync = status;
+}
 
 // The page's own strings at once; the board once the catalogs' names of piles and cards
 // in the language are in (names.js).
@@ -42,9 +75,14 @@ async function applyLang() {
     reportError(err, { rule: false }); // the page still plays, naming piles and cards by their ids
   }
   render();
+  report();
 }
 
 function init() {
+  onChange(showChange);
+  onStatus(showStatus);
+  onNotice((key) => showMessage(t(key), "info"));
+  wire();
   const board = $("#board");
   $("#draw-mode").value = String(storageGet(KEYS.draw, 1) === 3 ? 3 : 1);
   $("#show-rules").checked = ui.showRules;
@@ -115,6 +153,21 @@ function init() {
   setInterval(tick, 1000);
 
   applyLang().then(resume);
+  if ("serviceWorker" in navigator) {
+    // the offline app: the page, its modules, the catalogs and the help pages (sw.js)
+    navigator.serviceWorker.register("/sw.js").catch(() => {});
+    // the first worker taking over a first visit changes nothing; a later one is a new version
+    let controlled = Boolean(navigator.serviceWorker.controller);
+    let reloaded = false;
+    navigator.serviceWorker.addEventListener("controllerchange", () => {
+      // a new version took over: load its files (the game is in localStorage, nothing is lost)
+      if (controlled && !reloaded) {
+        reloaded = true;
+        location.reload();
+      }
+      controlled = true;
+    });
+  }
 }
 
 init();

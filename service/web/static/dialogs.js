@@ -1,9 +1,11 @@
 // What the page tells the player: the message box, the live region, and the dialogs
 // (keys, leaderboard, the win) and the menu.
 
+import { request } from "./api.js";
 import { $, $$ } from "./dom.js";
+import { ruleMessage } from "./names.js";
 import { formatSeconds, placeMessage, RED, SUITS, SYMBOL } from "./render.js";
-import { api, t, ui } from "./state.js";
+import { t, ui } from "./ui.js";
 
 let messageTimer = null;
 
@@ -42,6 +44,16 @@ export function reportError(err, { rule = true } = {}) {
   if (isRule) shakeBoard();
 }
 
+// A rule's refusal found by the local engine: the server's sentence for it, from the catalog.
+export function reportRule(code, params) {
+  if (!ui.showRules) {
+    shakeBoard();
+    return;
+  }
+  showMessage(ruleMessage(code, params), "rule");
+  shakeBoard();
+}
+
 function shakeBoard() {
   const board = $("#board");
   board.classList.remove("shake");
@@ -73,7 +85,7 @@ export async function showLeaderboard() {
     const list = $(`#lb-${draw}`);
     list.textContent = t("loading");
     try {
-      const data = await api("GET", `/leaderboard?draw=${draw}&limit=10`, undefined, { auth: false });
+      const data = await request("GET", `/leaderboard?draw=${draw}&limit=10`, { lang: ui.lang });
       list.replaceChildren(leaderboardTable(data.items || []));
     } catch {
       list.textContent = t("lbError");

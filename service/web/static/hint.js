@@ -3,8 +3,10 @@
 import { announce, reportError, showMessage } from "./dialogs.js";
 import { $$ } from "./dom.js";
 import { cardName, pileName } from "./names.js";
+import { legalActions, pending } from "./play.js";
 import { highlight, topOfFoundation } from "./render.js";
-import { api, t, ui } from "./state.js";
+import { api, flush, isOffline } from "./sync.js";
+import { t, ui } from "./ui.js";
 
 // When the solver gives no move, a move to try from the legal ones: a card up to a
 // foundation first, then the waste, then a column move that frees a card, then the stock.
@@ -36,6 +38,12 @@ export async function showHint() {
   $$(".hint, .hint-target").forEach((el) => el.classList.remove("hint", "hint-target"));
   let action = null;
   let proven = false;
+  // the solver runs on the server, on the server's position: what was played here goes first
+  if (!isOffline() && pending().length) await flush();
+  if (isOffline() || pending().length || !game.id) {
+    showMessage(t("hintOffline"), "info");
+    return;
+  }
   try {
     const hint = await api("GET", `/games/${encodeURIComponent(game.id)}/hint`);
     if (hint.verdict === "unwinnable" && !hint.action) {
@@ -51,19 +59,13 @@ export async function showHint() {
     }
   }
   if (!action) {
-    try {
-      const legal = await api("GET", `/games/${encodeURIComponent(game.id)}/legal-moves`, undefined, { auth: false });
-      action = moveToTry(legal.items || []);
-    } catch {
-      showMessage(t("hintUnavailable"), "info");
-      return;
-    }
+    action = moveToTry(legalActions()); // the local engine's, in the server's order
     if (!action) {
       showMessage(t("hintNone"), "info");
       return;
     }
   }
-  if (ui.game !== game) return; // the game moved on while we asked
+  if (ui.game.version !== game.version || ui.game.code !== game.code) return; // the game moved on while we asked
   ui.hint = { action, version: game.version, gameId: game.id };
   highlight(action);
   const move = describeAction(action);
@@ -107,11 +109,11 @@ function describeAction(action) {
 // What the last action did, for the live region: "9♦ → Column 2 (+5)".
 export function describeDone(last) {
   if (!last) return "";
-  if (last.action === "draw" || last.action === "recycle" || last.action === "undo") {
-    const names = { draw: "drawButton", recycle: "recycle", undo: "undo" };
-    return `${t(names[last.action])}${last.points ? ` (${last.points > 0 ? "+" : ""}${last.points})` : ""}`;
-  }
   const cards = (last.cards || []).map(cardName).join(" ");
   const points = last.points ? ` (${last.points > 0 ? "+" : ""}${last.points})` : "";
+  // a draw says the cards drawn, the top one last: "Drew 7♥"
+  if (last.action === "draw") return `${t("drew", { cards })}${points}`;
+  if (last.action === "recycle") return `${t("recycled")}${points}`;
+  if (last.action === "undo") return `${t("undone", { what: cards })}${points}`;
   return `${cards} → ${pileName(last.moved_to || last.to)}${points}`; // a tap says where it went in moved_to
 }

@@ -1,33 +1,48 @@
 // Input: taps and double taps, drags with pointer events (mouse, pen and touch alike), and
 // the keyboard (select a card, then its destination; shortcuts), each turned into an action.
 
+import { perform } from "./actions.js";
 import { announce, closeMenu, showKeys } from "./dialogs.js";
 import { $, $$ } from "./dom.js";
+import { Action } from "./engine/index.js";
+import { requestNewGame } from "./games.js";
 import { showHint } from "./hint.js";
 import { cardName } from "./names.js";
 import { focusTarget, markSelection, topOfFoundation } from "./render.js";
-import { act, requestNewGame, t, ui } from "./state.js";
+import { t, ui } from "./ui.js";
 
-const DOUBLE_TAP_MS = 280;
+export const DOUBLE_TAP_MS = 280;
 const DRAG_THRESHOLD = 6;
 
 // the order of the piles for the arrow keys: the top row, then the columns
 const PILE_ORDER = ["stock", "waste", "fS", "fH", "fD", "fC", "t1", "t2", "t3", "t4", "t5", "t6", "t7"];
 
+function tap(pile, card, double) {
+  perform(String(Action.tap(pile, card, double)));
+}
+
+function markTapped(pile, card, on) {
+  const el = $(`[data-pile="${pile}"] [data-card="${card}"]`);
+  if (el) el.classList.toggle("tapped", on);
+}
+
 function registerTap(pile, card) {
   if (!ui.doubleClick) {
     // no double tap to wait for: a single tap plays the card where it fits, at once
-    act("tap", { from: pile, card, double: true });
+    tap(pile, card, true);
     return;
   }
   const pending = ui.pendingTap;
   if (pending && pending.pile === pile && pending.card === card) {
     clearTimeout(pending.timer);
     ui.pendingTap = null;
-    act("tap", { from: pile, card, double: true });
+    markTapped(pile, card, false);
+    tap(pile, card, true);
     return;
   }
   if (pending) flushTap();
+  // the first tap shows at once (the card lifts); it plays when no second tap came in time
+  markTapped(pile, card, true);
   ui.pendingTap = {
     pile, card, timer: setTimeout(flushTap, DOUBLE_TAP_MS),
   };
@@ -38,7 +53,8 @@ export function flushTap() {
   if (!pending) return;
   clearTimeout(pending.timer);
   ui.pendingTap = null;
-  act("tap", { from: pending.pile, card: pending.card, double: false });
+  markTapped(pending.pile, pending.card, false);
+  tap(pending.pile, pending.card, false);
 }
 
 function draggableCards(pileEl, cardEl) {
@@ -171,9 +187,9 @@ export function onPointerUp(event) {
 function drop(from, card, to) {
   if (to === from) return;
   if (from.startsWith("f")) {
-    act("take-back", { from, to }, { animate: false });
+    perform(String(Action.takeBack(from, to)), { animate: false });
   } else {
-    act("moves", { from, to: to.startsWith("f") ? "foundation" : to, card }, { animate: false });
+    perform(String(Action.move(from, to.startsWith("f") ? "foundation" : to, card)), { animate: false });
   }
 }
 
@@ -182,8 +198,8 @@ export function onStockClick() {
   if (!game || game.status === "won") return;
   flushTap();
   clearSelection({ quiet: true });
-  if (game.stock > 0) act("draw");
-  else if (game.waste.length) act("recycle");
+  if (game.stock > 0) perform("draw");
+  else if (game.waste.length) perform("recycle");
 }
 
 export function clearSelection({ quiet = false } = {}) {
@@ -210,7 +226,7 @@ function choose(pile, card) {
   clearSelection({ quiet: true });
   if (sel.pile === pile) {
     // the same card twice: play it where it fits (its foundation, else a column)
-    if (!pile.startsWith("f") && sel.card === card) act("tap", { from: pile, card, double: true });
+    if (!pile.startsWith("f") && sel.card === card) tap(pile, card, true);
     else announce(t("cancelled"));
     return;
   }
@@ -292,5 +308,5 @@ export function onShortcut(event) {
 export function undo() {
   flushTap();
   clearSelection({ quiet: true });
-  if (ui.game && ui.game.can_undo) act("undo");
+  if (ui.game && ui.game.can_undo) perform("undo");
 }
