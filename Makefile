@@ -23,7 +23,7 @@ $(SERVE_STAMP): pyproject.toml
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,bench]'
+	$(BIN)/pip install --quiet -e '.[test,bench,traces]'
 	rm -f $(VENV)/.installed-* $(VENV)/.serving-* && touch $@ $(SERVE_STAMP)
 
 $(NPM_STAMP): contract/package.json contract/package-lock.json

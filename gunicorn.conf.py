@@ -51,3 +51,43 @@ control_socket_disable = True
 raw_env = [] if "RATELIMIT_PROCESSES" in os.environ else [f"RATELIMIT_PROCESSES={workers}"]
 
 # preload_app stays off: each worker builds its own app and connection pool after the fork.
+
+# ---- metrics: prometheus_client's multiprocess mode (service/telemetry/metrics.py) ------------
+# Each worker writes its metrics to files in PROMETHEUS_MULTIPROC_DIR and /metrics sums them.
+# That directory belongs to the gunicorn that starts: made and emptied here, in the master,
+# before any worker forks (files of an earlier run would be summed in); a dead worker's live
+# gauges are dropped in child_exit. Without the variable, the master makes a private one and
+# removes it on exit. deploy/stack.py gives each instance its own.
+_metrics_dir_made = []
+
+
+def on_starting(server):
+    import shutil
+    import tempfile
+
+    path = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not path:
+        path = tempfile.mkdtemp(prefix="solitaire-metrics-")
+        _metrics_dir_made.append(path)
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = path
+    elif os.path.isdir(path):
+        for entry in os.scandir(path):
+            if entry.is_file() and entry.name.endswith(".db"):
+                os.unlink(entry.path)
+            elif entry.is_dir():
+                shutil.rmtree(entry.path)
+    os.makedirs(path, exist_ok=True)
+    server.log.info("metrics of the workers in %s", path)
+
+
+def child_exit(server, worker):
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid, os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
+
+
+def on_exit(server):
+    import shutil
+
+    for path in _metrics_dir_made:
+        shutil.rmtree(path, ignore_errors=True)

@@ -45,6 +45,7 @@ NGINX_PROBLEMS = {
     408: ("REQUEST_TIMEOUT", lambda s: {}),
     413: ("PAYLOAD_TOO_LARGE", lambda s: {"limit": s.max_body}),
     414: ("URI_TOO_LONG", lambda s: {"limit": s.header_buffer}),
+    404: ("NOT_FOUND", lambda s: {}),  # /metrics from outside
     429: ("RATE_LIMITED", lambda s: {"retry_after": 1}),
     431: ("HEADERS_TOO_LARGE", lambda s: {"limit": 4 * s.header_buffer}),
     500: ("INTERNAL_ERROR", lambda s: {}),
@@ -55,6 +56,8 @@ NGINX_PROBLEMS = {
 #: Query parameter names that carry a credential: refused by nginx before the request is
 #: proxied (so that no upstream error ever logs one), as by the app (service/api/auth.py).
 _PARAM = "@@param@@"
+#: Where nginx puts the request's id in its own problem documents (the template's map).
+_REQUEST_ID = "@@request_id@@"
 #: The statuses nginx produces for each answered one: 494 is its "request header too large";
 #: a length it requires (411), a transfer coding (501) or an HTTP version (505) it does not
 #: know make a malformed request for this API.
@@ -148,7 +151,9 @@ def problem_documents(settings: StackSettings) -> dict[int, dict[str, str]]:
         assert not isinstance(status, int) or STATUS[code] == status, (code, status)
         params = params_of(settings)
         documents[status] = {
-            lang: json.dumps(problem_document(code, params, lang), ensure_ascii=False).replace(_PARAM, "${token_param}")
+            lang: json.dumps({**problem_document(code, params, lang), "request_id": _REQUEST_ID},
+                             ensure_ascii=False).replace(_PARAM, "${token_param}").replace(_REQUEST_ID,
+                                                                                          "${edge_request_id}")
             for lang in i18n.LANGUAGES
         }
     documents["token_pattern"] = "(?:^|&)(" + "|".join(sorted(CREDENTIAL_PARAMS)) + ")(?:=|&|$)"
@@ -190,7 +195,7 @@ def render_nginx_conf(settings: StackSettings) -> str:
             f"            add_header Content-Language $problem_lang always;\n"
             f"            add_header Cache-Control no-store always;\n"
             f"            add_header X-Content-Type-Options nosniff always;\n"
-            f"            add_header X-Request-Id $request_id always;\n{extra}"
+            f"            add_header X-Request-Id $edge_request_id always;\n{extra}"
             f"            return {answered} $problem_{status};\n"
             f"        }}")
     run_dir = settings.run_dir.resolve()

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from flask import Response, current_app, request
 from marshmallow import fields, missing, validate
 
+from ..telemetry import metrics
 from ..usecases import boards
 from ..usecases.errors import invalid
 from .leaderboards import MOMENT_DOC, NOT_MODIFIED_DOC, MomentField
@@ -170,9 +171,13 @@ def finished_games(query):
 def _ndjson(stream: boards.FeedStream) -> Iterator[bytes]:
     """The stream's entries, one JSON line each, a batch a chunk; then its end line ``{"resume", "count", "more"}``."""
     dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-    for rows in stream:
-        yield ("\n".join(dumps(feed_entry(row)) for row in rows) + "\n").encode()
-    yield (dumps(stream.end) + "\n").encode()
+    metrics.STREAMS_OPEN.inc()
+    try:
+        for rows in stream:
+            yield ("\n".join(dumps(feed_entry(row)) for row in rows) + "\n").encode()
+        yield (dumps(stream.end) + "\n").encode()
+    finally:  # also when the reader goes away (the server closes the generator)
+        metrics.STREAMS_OPEN.dec()
 
 
 def _vary(response: Response) -> Response:

@@ -62,6 +62,15 @@ def problem_title(code: str) -> str:
     return code.replace("_", " ").capitalize()
 
 
+#: The ``request_id`` member of every problem document: the answer's ``X-Request-ID``.
+REQUEST_ID_SCHEMA = {
+    "type": "string", "minLength": 8, "maxLength": 64, "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{7,63}$",
+    "description": "The request's id, as in the answer's `X-Request-ID` header and the service's log lines: "
+                   "the client's own `X-Request-ID` when it was valid, else one the service made. "
+                   "Quote it when reporting a problem.",
+}
+
+
 def problem_document(code: str, params: dict, lang: str) -> dict:
     """The problem document of ``code`` without a request: the app adds ``instance``, and
     nginx's and gunicorn's own answers (deploy/stack.py, service/serving.py) have none."""
@@ -100,8 +109,9 @@ def problem_components() -> dict[str, dict]:
             "code": {"type": "string", "const": code},
             "params": ref(f"{camel(code)}Params" if names else "NoParams"),
             "instance": {"type": "string", "description": "The request's path."},
+            "request_id": REQUEST_ID_SCHEMA,
         }
-        required = ["type", "title", "status", "detail", "code", "params", "instance"]
+        required = ["type", "title", "status", "detail", "code", "params", "instance", "request_id"]
         if code == "INVALID_REQUEST":
             properties["errors"] = ref("FieldErrors")
             required.append("errors")

@@ -6,6 +6,7 @@ import http
 import logging
 from copy import deepcopy
 
+import sqlalchemy.exc
 from flask import Response, current_app, json, request
 from flask_smorest import Api
 from flask_smorest import Blueprint as SmorestBlueprint
@@ -17,6 +18,7 @@ from .. import i18n, jsonin
 from ..engine import NotationError, Rejection
 from ..problem_codes import PARAMS, STATUS
 from ..store.db import database_unavailable
+from ..telemetry import metrics, request_ids
 from ..usecases.errors import ServiceError
 from .contract import ContractPlugin, ref_attribute, register_components
 from .links import LinksPlugin
@@ -56,7 +58,8 @@ def problem_body(code: str, params: dict | None = None, errors: dict | None = No
                  lang: str | None = None) -> tuple[dict, str]:
     """The problem document for ``code`` and the language its detail is written in."""
     lang = lang or i18n.negotiate(request.headers.get("Accept-Language"))
-    body = {**problem_document(code, params or {}, lang), "instance": request.path}
+    body = {**problem_document(code, params or {}, lang), "instance": request.path,
+            "request_id": request_ids.current() or request_ids.begin(None)}
     if errors is not None:
         body["errors"] = errors
     return body, lang
@@ -231,6 +234,8 @@ def register_error_handlers(app) -> None:
         if isinstance(error, HTTPException):
             return app.extensions["problem_api"].handle_http_exception(error)
         if database_unavailable(error):
+            if isinstance(error, sqlalchemy.exc.TimeoutError):  # no pooled connection came free in time
+                metrics.POOL_TIMEOUTS.inc()
             log.warning("database unavailable: %s", error)
             return problem_response("SERVICE_UNAVAILABLE", headers={"Retry-After": "1"})
         log.exception("unhandled error on %s %s", request.method, request.path)

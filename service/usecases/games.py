@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ..engine import Action, Game, GameCode
 from ..store import ActionRow, GameRecord, PlayerRow, end_read, games, write_transaction
+from ..telemetry import metrics
 from .cursors import HISTORY_CURSOR
 from .errors import ServiceError, invalid
 from .idempotency import Idempotency, StoredAnswer, created_once
@@ -100,6 +101,7 @@ def _create_game(asked: NewGame, player: PlayerRow | None, solving: Solving, kee
                                    winnable=True if asked.winnable else None)
         dealt = Dealt(record, game, token)
         keep(dealt)
+    metrics.game_created(code.draw, "given" if asked.code is not None else "winnable" if asked.winnable else "random")
     return dealt
 
 
