@@ -42,7 +42,8 @@ limit_request_field_size = 8190
 forwarded_allow_ips = ""
 accesslog = os.environ.get("ACCESS_LOG") or None
 # The path without its query string, and no Referer: neither may carry a token into the log.
-access_log_format = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms "%(a)s"'
+# Last, the request id the answer carried (the app's own log lines have it too).
+access_log_format = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms "%(a)s" %({x-request-id}o)s'
 # gunicorn 27 opens a control socket at a fixed path: two servers on one machine would clash.
 control_socket_disable = True
 

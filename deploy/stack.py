@@ -119,6 +119,9 @@ class StackSettings:
     pid_path: str = ""  # default: nginx.pid in run_dir
     temp_dir: str = ""  # default: nginx-temp in run_dir
     upstreams: list[str] = field(default_factory=list)  # host:port; default 127.0.0.1 on app_ports
+    # JSON logs, request ids and metrics on (as deployed); off only to measure what they cost.
+    observability: bool = True
+    prometheus_port: int = 0  # 0: no Prometheus; `main` gives it --port + 9
     environment: dict = field(default_factory=dict)  # extra settings of the apps
 
     def __post_init__(self) -> None:
@@ -258,7 +261,18 @@ def _app_environment(settings: StackSettings, port: int, number: int) -> dict:
         "ACCESS_LOG": str(settings.run_dir.resolve() / f"api-{number}-access.log"),
     })
     env.pop("RATELIMIT_PROCESSES", None)  # the counters are shared: no per-process share
+    env.update(_observability_environment(settings, number))
     return env
+
+
+def _observability_environment(settings: StackSettings, number: int) -> dict:
+    """JSON log lines with request ids, and each instance's metrics directory (gunicorn.conf.py empties it)."""
+    if not settings.observability:
+        values = {"LOG_FORMAT": "text", "REQUEST_IDS": "0", "METRICS_ENABLED": "0", "LOG_REQUESTS": "0"}
+    else:
+        values = {"LOG_FORMAT": os.environ.get("LOG_FORMAT", "json"),
+                  "PROMETHEUS_MULTIPROC_DIR": str(settings.run_dir.resolve() / f"api-{number}-metrics")}
+    return {name: value for name, value in values.items() if name not in settings.environment}
 
 
 def _get(port: int, path: str, timeout: float = 2.0) -> int:

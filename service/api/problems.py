@@ -112,7 +112,7 @@ class ProblemApi(Api):
         refusal = refusal_of(error)
         status = error.code or 500
         if status >= 500:
-            log.error("HTTP %s on %s %s", status, request.method, request.path)
+            log.error("HTTP %s on %s %s", status, request.method, _route())
         headers = dict(error.get_headers())
         headers.pop("Content-Type", None)
         data = getattr(error, "data", None) or {}
@@ -238,8 +238,13 @@ def register_error_handlers(app) -> None:
                 metrics.POOL_TIMEOUTS.inc()
             log.warning("database unavailable: %s", error)
             return problem_response("SERVICE_UNAVAILABLE", headers={"Retry-After": "1"})
-        log.exception("unhandled error on %s %s", request.method, request.path)
+        log.exception("unhandled error on %s %s", request.method, _route())
         return problem_response("INTERNAL_ERROR")
+
+
+def _route() -> str:
+    """The request's route template for a log line: never its path, which may carry anything a client put in it."""
+    return request.url_rule.rule if request.url_rule is not None else "(no route)"
 
 
 assert set(_HTTP_CODES.values()) <= PARAMS.keys()
