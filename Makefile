@@ -51,7 +51,7 @@ test: $(STAMP) $(NPM_STAMP) $(JS_STAMP) $(AXE)  ## set up and run the whole suit
 
 # The quick loop while developing (under a minute): engine, store, use cases and API on SQLite,
 # without the slow, browser, fault and PostgreSQL tests (their markers: tests/conftest.py).
-QUICK_TESTS ?= tests/engine tests/store tests/usecases tests/api tests/structure
+QUICK_TESTS ?= tests/engine tests/store tests/usecases tests/api tests/structure tests/telemetry
 quick: $(STAMP)  ## the quick loop: engine, store, use cases and API on SQLite; not slow, browser or faults
 	TEST_DATABASES=sqlite $(BIN)/pytest -q -m "not slow and not browser and not faults and not postgresql" \
 		$(QUICK_TESTS)

@@ -41,7 +41,7 @@ def gunicorn(tmp_path_factory):
 
 def _problem(body: bytes) -> dict:
     document = json.loads(body)
-    assert set(document) == {"type", "title", "status", "detail", "code", "params"}
+    assert set(document) == {"type", "title", "status", "detail", "code", "params", "request_id"}
     assert document["type"] == f"/v1/rules/{document['code']}"
     return document
 
