@@ -323,6 +323,35 @@ def start_nginx(settings: StackSettings) -> None:
         raise RuntimeError(f"nginx did not start: {started.stderr.strip()}")
 
 
+PROMETHEUS_DIR = Path(__file__).resolve().parent / "prometheus"
+
+
+def prometheus_config(settings: StackSettings) -> str:
+    """Prometheus scraping each instance's /metrics on its own address, with deploy/prometheus/alerts.yml."""
+    targets = ", ".join(f'"127.0.0.1:{port}"' for port in settings.app_ports)
+    return (f"global:\n  scrape_interval: 5s\n  evaluation_interval: 15s\n"
+            f"rule_files:\n  - {PROMETHEUS_DIR / 'alerts.yml'}\n"
+            f"scrape_configs:\n  - job_name: solitaire\n    static_configs:\n      - targets: [{targets}]\n")
+
+
+def start_prometheus(settings: StackSettings) -> subprocess.Popen:
+    """Debian's prometheus on 127.0.0.1:``prometheus_port``, its data and pid file in the run dir."""
+    binary = shutil.which("prometheus")
+    if binary is None:
+        raise RuntimeError("prometheus is not installed (Debian: apt-get install prometheus)")
+    run_dir = settings.run_dir.resolve()
+    (run_dir / "prometheus.yml").write_text(prometheus_config(settings))
+    log = open(run_dir / "prometheus.log", "ab")  # noqa: SIM115 (the child keeps it)
+    process = subprocess.Popen(
+        [binary, f"--config.file={run_dir / 'prometheus.yml'}", f"--storage.tsdb.path={run_dir / 'prometheus-data'}",
+         f"--web.listen-address=127.0.0.1:{settings.prometheus_port}"],
+        stdout=log, stderr=log, start_new_session=True)
+    log.close()
+    (run_dir / "prometheus.pid").write_text(str(process.pid))
+    _STARTED.setdefault(run_dir, []).append(process)
+    return process
+
+
 def up(settings: StackSettings, timeout: float = 60.0) -> None:
     """Start the stack; returns once /readyz answers 200 through nginx. Stops what it started on failure."""
     settings.run_dir.mkdir(parents=True, exist_ok=True)
@@ -345,6 +374,8 @@ def up(settings: StackSettings, timeout: float = 60.0) -> None:
             _wait_for(port, "/healthz", deadline, process)
         start_nginx(settings)
         _wait_for(settings.port, "/readyz", deadline)
+        if settings.prometheus_port:
+            _wait_for(settings.prometheus_port, "/-/ready", deadline, start_prometheus(settings))
     except BaseException:
         down(settings.run_dir)
         raise
@@ -352,7 +383,7 @@ def up(settings: StackSettings, timeout: float = 60.0) -> None:
 
 def _pids(run_dir: Path) -> list[tuple[str, int]]:
     found = []
-    for name in ("nginx.pid", *sorted(p.name for p in run_dir.glob("api-*.pid"))):
+    for name in ("nginx.pid", "prometheus.pid", *sorted(p.name for p in run_dir.glob("api-*.pid"))):
         path = run_dir / name
         with contextlib.suppress(OSError, ValueError):
             found.append((name, int(path.read_text().strip())))
@@ -422,6 +453,8 @@ def main() -> None:
                                                                 StackSettings.database_url))
     parser.add_argument("--redis", default=os.environ.get("STACK_REDIS_URL", StackSettings.redis_url))
     parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_WORKERS", "2")))
+    parser.add_argument("--prometheus-port", type=int, default=None,
+                        help="Prometheus's port (default --port + 9; 0: no Prometheus)")
     args = parser.parse_args()
     rates = {}
     for name, variable in RATE_SETTINGS.items():
@@ -432,7 +465,9 @@ def main() -> None:
                 parser.error(f"{variable} must be a whole number, not {os.environ[variable]!r}")
     try:
         settings = StackSettings(port=args.port, run_dir=args.run_dir, database_url=args.database_url,
-                                 redis_url=args.redis, workers=args.workers, **rates)
+                                 redis_url=args.redis, workers=args.workers, **rates,
+                                 prometheus_port=args.port + 9 if args.prometheus_port is None
+                                 else args.prometheus_port)
     except ValueError as error:
         parser.error(str(error))
     if args.command == "down":
@@ -448,6 +483,8 @@ def main() -> None:
         up(settings)
         print(f"stack up: http://{settings.listen_host}:{settings.port}/ (nginx) -> apps on "
               f"{', '.join(f'127.0.0.1:{p}' for p in settings.app_ports)}; logs and pids in {settings.run_dir}")
+        if settings.prometheus_port:
+            print(f"prometheus: http://127.0.0.1:{settings.prometheus_port}/ (metrics: /metrics on each app port)")
 
 
 if __name__ == "__main__":
