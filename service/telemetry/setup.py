@@ -19,7 +19,7 @@ def init_telemetry(app: Flask, engine) -> None:
                         ("INFO" if config.get("LOG_FORMAT") == "json" else "WARNING"))
     http.init_http(app)
     instrument_engine(engine, pool_metrics=config["METRICS_ENABLED"])
-    if config.get("OTEL_EXPORTER_OTLP_ENDPOINT") or app.extensions.get("trace_exporter"):
+    if config.get("OTEL_EXPORTER_OTLP_ENDPOINT") or config.get("TRACE_EXPORTER"):
         from .traces import init_traces
 
         init_traces(app, engine)
