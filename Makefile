@@ -23,7 +23,7 @@ $(SERVE_STAMP): pyproject.toml
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,bench]'
+	$(BIN)/pip install --quiet -e '.[test,bench,traces]'
 	rm -f $(VENV)/.installed-* $(VENV)/.serving-* && touch $@ $(SERVE_STAMP)
 
 $(NPM_STAMP): contract/package.json contract/package-lock.json
@@ -51,7 +51,7 @@ test: $(STAMP) $(NPM_STAMP) $(JS_STAMP) $(AXE)  ## set up and run the whole suit
 
 # The quick loop while developing (under a minute): engine, store, use cases and API on SQLite,
 # without the slow, browser, fault and PostgreSQL tests (their markers: tests/conftest.py).
-QUICK_TESTS ?= tests/engine tests/store tests/usecases tests/api tests/structure
+QUICK_TESTS ?= tests/engine tests/store tests/usecases tests/api tests/structure tests/telemetry
 quick: $(STAMP)  ## the quick loop: engine, store, use cases and API on SQLite; not slow, browser or faults
 	TEST_DATABASES=sqlite $(BIN)/pytest -q -m "not slow and not browser and not faults and not postgresql" \
 		$(QUICK_TESTS)

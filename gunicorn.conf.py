@@ -42,7 +42,8 @@ limit_request_field_size = 8190
 forwarded_allow_ips = ""
 accesslog = os.environ.get("ACCESS_LOG") or None
 # The path without its query string, and no Referer: neither may carry a token into the log.
-access_log_format = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms "%(a)s"'
+# Last, the request id the answer carried (the app's own log lines have it too).
+access_log_format = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms "%(a)s" %({x-request-id}o)s'
 # gunicorn 27 opens a control socket at a fixed path: two servers on one machine would clash.
 control_socket_disable = True
 
@@ -68,3 +69,43 @@ def on_exit(server):
         shutil.rmtree(_COUNTERS_DIR, ignore_errors=True)
 
 # preload_app stays off: each worker builds its own app and connection pool after the fork.
+
+# ---- metrics: prometheus_client's multiprocess mode (service/telemetry/metrics.py) ------------
+# Each worker writes its metrics to files in PROMETHEUS_MULTIPROC_DIR and /metrics sums them.
+# That directory belongs to the gunicorn that starts: made and emptied here, in the master,
+# before any worker forks (files of an earlier run would be summed in); a dead worker's live
+# gauges are dropped in child_exit. Without the variable, the master makes a private one and
+# removes it on exit. deploy/stack.py gives each instance its own.
+_metrics_dir_made = []
+
+
+def on_starting(server):
+    import shutil
+    import tempfile
+
+    path = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not path:
+        path = tempfile.mkdtemp(prefix="solitaire-metrics-")
+        _metrics_dir_made.append(path)
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = path
+    elif os.path.isdir(path):
+        for entry in os.scandir(path):
+            if entry.is_file() and entry.name.endswith(".db"):
+                os.unlink(entry.path)
+            elif entry.is_dir():
+                shutil.rmtree(entry.path)
+    os.makedirs(path, exist_ok=True)
+    server.log.info("metrics of the workers in %s", path)
+
+
+def child_exit(server, worker):
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid, os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
+
+
+def on_exit(server):
+    import shutil
+
+    for path in _metrics_dir_made:
+        shutil.rmtree(path, ignore_errors=True)

@@ -45,6 +45,7 @@ NGINX_PROBLEMS = {
     408: ("REQUEST_TIMEOUT", lambda s: {}),
     413: ("PAYLOAD_TOO_LARGE", lambda s: {"limit": s.max_body}),
     414: ("URI_TOO_LONG", lambda s: {"limit": s.header_buffer}),
+    404: ("NOT_FOUND", lambda s: {}),  # /metrics from outside
     429: ("RATE_LIMITED", lambda s: {"retry_after": 1}),
     431: ("HEADERS_TOO_LARGE", lambda s: {"limit": 4 * s.header_buffer}),
     500: ("INTERNAL_ERROR", lambda s: {}),
@@ -55,6 +56,8 @@ NGINX_PROBLEMS = {
 #: Query parameter names that carry a credential: refused by nginx before the request is
 #: proxied (so that no upstream error ever logs one), as by the app (service/api/auth.py).
 _PARAM = "@@param@@"
+#: Where nginx puts the request's id in its own problem documents (the template's map).
+_REQUEST_ID = "@@request_id@@"
 #: The statuses nginx produces for each answered one: 494 is its "request header too large";
 #: a length it requires (411), a transfer coding (501) or an HTTP version (505) it does not
 #: know make a malformed request for this API.
@@ -116,6 +119,9 @@ class StackSettings:
     pid_path: str = ""  # default: nginx.pid in run_dir
     temp_dir: str = ""  # default: nginx-temp in run_dir
     upstreams: list[str] = field(default_factory=list)  # host:port; default 127.0.0.1 on app_ports
+    # JSON logs, request ids and metrics on (as deployed); off only to measure what they cost.
+    observability: bool = True
+    prometheus_port: int = 0  # 0: no Prometheus; `main` gives it --port + 9
     environment: dict = field(default_factory=dict)  # extra settings of the apps
 
     def __post_init__(self) -> None:
@@ -148,7 +154,9 @@ def problem_documents(settings: StackSettings) -> dict[int, dict[str, str]]:
         assert not isinstance(status, int) or STATUS[code] == status, (code, status)
         params = params_of(settings)
         documents[status] = {
-            lang: json.dumps(problem_document(code, params, lang), ensure_ascii=False).replace(_PARAM, "${token_param}")
+            lang: json.dumps({**problem_document(code, params, lang), "request_id": _REQUEST_ID},
+                             ensure_ascii=False).replace(_PARAM, "${token_param}").replace(_REQUEST_ID,
+                                                                                          "${edge_request_id}")
             for lang in i18n.LANGUAGES
         }
     documents["token_pattern"] = "(?:^|&)(" + "|".join(sorted(CREDENTIAL_PARAMS)) + ")(?:=|&|$)"
@@ -190,7 +198,7 @@ def render_nginx_conf(settings: StackSettings) -> str:
             f"            add_header Content-Language $problem_lang always;\n"
             f"            add_header Cache-Control no-store always;\n"
             f"            add_header X-Content-Type-Options nosniff always;\n"
-            f"            add_header X-Request-Id $request_id always;\n{extra}"
+            f"            add_header X-Request-Id $edge_request_id always;\n{extra}"
             f"            return {answered} $problem_{status};\n"
             f"        }}")
     run_dir = settings.run_dir.resolve()
@@ -253,7 +261,18 @@ def _app_environment(settings: StackSettings, port: int, number: int) -> dict:
         "ACCESS_LOG": str(settings.run_dir.resolve() / f"api-{number}-access.log"),
     })
     env.pop("RATELIMIT_PROCESSES", None)  # the counters are shared: no per-process share
+    env.update(_observability_environment(settings, number))
     return env
+
+
+def _observability_environment(settings: StackSettings, number: int) -> dict:
+    """JSON log lines with request ids, and each instance's metrics directory (gunicorn.conf.py empties it)."""
+    if not settings.observability:
+        values = {"LOG_FORMAT": "text", "REQUEST_IDS": "0", "METRICS_ENABLED": "0", "LOG_REQUESTS": "0"}
+    else:
+        values = {"LOG_FORMAT": os.environ.get("LOG_FORMAT", "json"),
+                  "PROMETHEUS_MULTIPROC_DIR": str(settings.run_dir.resolve() / f"api-{number}-metrics")}
+    return {name: value for name, value in values.items() if name not in settings.environment}
 
 
 def _get(port: int, path: str, timeout: float = 2.0) -> int:
@@ -304,6 +323,35 @@ def start_nginx(settings: StackSettings) -> None:
         raise RuntimeError(f"nginx did not start: {started.stderr.strip()}")
 
 
+PROMETHEUS_DIR = Path(__file__).resolve().parent / "prometheus"
+
+
+def prometheus_config(settings: StackSettings) -> str:
+    """Prometheus scraping each instance's /metrics on its own address, with deploy/prometheus/alerts.yml."""
+    targets = ", ".join(f'"127.0.0.1:{port}"' for port in settings.app_ports)
+    return (f"global:\n  scrape_interval: 5s\n  evaluation_interval: 15s\n"
+            f"rule_files:\n  - {PROMETHEUS_DIR / 'alerts.yml'}\n"
+            f"scrape_configs:\n  - job_name: solitaire\n    static_configs:\n      - targets: [{targets}]\n")
+
+
+def start_prometheus(settings: StackSettings) -> subprocess.Popen:
+    """Debian's prometheus on 127.0.0.1:``prometheus_port``, its data and pid file in the run dir."""
+    binary = shutil.which("prometheus")
+    if binary is None:
+        raise RuntimeError("prometheus is not installed (Debian: apt-get install prometheus)")
+    run_dir = settings.run_dir.resolve()
+    (run_dir / "prometheus.yml").write_text(prometheus_config(settings))
+    log = open(run_dir / "prometheus.log", "ab")  # noqa: SIM115 (the child keeps it)
+    process = subprocess.Popen(
+        [binary, f"--config.file={run_dir / 'prometheus.yml'}", f"--storage.tsdb.path={run_dir / 'prometheus-data'}",
+         f"--web.listen-address=127.0.0.1:{settings.prometheus_port}"],
+        stdout=log, stderr=log, start_new_session=True)
+    log.close()
+    (run_dir / "prometheus.pid").write_text(str(process.pid))
+    _STARTED.setdefault(run_dir, []).append(process)
+    return process
+
+
 def up(settings: StackSettings, timeout: float = 60.0) -> None:
     """Start the stack; returns once /readyz answers 200 through nginx. Stops what it started on failure."""
     settings.run_dir.mkdir(parents=True, exist_ok=True)
@@ -326,6 +374,8 @@ def up(settings: StackSettings, timeout: float = 60.0) -> None:
             _wait_for(port, "/healthz", deadline, process)
         start_nginx(settings)
         _wait_for(settings.port, "/readyz", deadline)
+        if settings.prometheus_port:
+            _wait_for(settings.prometheus_port, "/-/ready", deadline, start_prometheus(settings))
     except BaseException:
         down(settings.run_dir)
         raise
@@ -333,7 +383,7 @@ def up(settings: StackSettings, timeout: float = 60.0) -> None:
 
 def _pids(run_dir: Path) -> list[tuple[str, int]]:
     found = []
-    for name in ("nginx.pid", *sorted(p.name for p in run_dir.glob("api-*.pid"))):
+    for name in ("nginx.pid", "prometheus.pid", *sorted(p.name for p in run_dir.glob("api-*.pid"))):
         path = run_dir / name
         with contextlib.suppress(OSError, ValueError):
             found.append((name, int(path.read_text().strip())))
@@ -403,6 +453,8 @@ def main() -> None:
                                                                 StackSettings.database_url))
     parser.add_argument("--redis", default=os.environ.get("STACK_REDIS_URL", StackSettings.redis_url))
     parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_WORKERS", "2")))
+    parser.add_argument("--prometheus-port", type=int, default=None,
+                        help="Prometheus's port (default --port + 9; 0: no Prometheus)")
     args = parser.parse_args()
     rates = {}
     for name, variable in RATE_SETTINGS.items():
@@ -413,7 +465,9 @@ def main() -> None:
                 parser.error(f"{variable} must be a whole number, not {os.environ[variable]!r}")
     try:
         settings = StackSettings(port=args.port, run_dir=args.run_dir, database_url=args.database_url,
-                                 redis_url=args.redis, workers=args.workers, **rates)
+                                 redis_url=args.redis, workers=args.workers, **rates,
+                                 prometheus_port=args.port + 9 if args.prometheus_port is None
+                                 else args.prometheus_port)
     except ValueError as error:
         parser.error(str(error))
     if args.command == "down":
@@ -429,6 +483,8 @@ def main() -> None:
         up(settings)
         print(f"stack up: http://{settings.listen_host}:{settings.port}/ (nginx) -> apps on "
               f"{', '.join(f'127.0.0.1:{p}' for p in settings.app_ports)}; logs and pids in {settings.run_dir}")
+        if settings.prometheus_port:
+            print(f"prometheus: http://127.0.0.1:{settings.prometheus_port}/ (metrics: /metrics on each app port)")
 
 
 if __name__ == "__main__":

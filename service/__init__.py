@@ -68,8 +68,10 @@ def create_app(overrides: dict | None = None) -> Flask:
     migrate.init_app(app, db, directory=MIGRATIONS)
     with app.app_context():
         from .store import configure_engine
+        from .telemetry.setup import init_telemetry
 
         configure_engine(db.engine)
+        init_telemetry(app, db.engine)  # first of the request hooks: a request's id and clock start here
         _attach_replicas(app)
 
     from .api import init_api

@@ -83,4 +83,27 @@ def from_environment() -> dict:
         "GAME_CACHE_SECONDS": _int("GAME_CACHE_SECONDS", 0),
         # Requests that may run the solver (hints, winnable deals), per address and per token.
         "SOLVER_RATELIMIT": os.environ.get("SOLVER_RATELIMIT", "20 per minute"),
+        **_telemetry(),
+    }
+
+
+def _on(name: str, default: str) -> bool:
+    return os.environ.get(name, default) not in ("0", "false", "no", "off")
+
+
+def _telemetry() -> dict:
+    """What operators see (service/telemetry, docs/OPERATIONS.md)."""
+    log_format = "json" if os.environ.get("LOG_FORMAT", "text").lower() == "json" else "text"
+    return {
+        # json: one JSON object a line (the stack's); text: readable lines for `make serve`.
+        "LOG_FORMAT": log_format,
+        "LOG_LEVEL": os.environ.get("LOG_LEVEL"),  # default INFO with json, WARNING with text
+        # One line per request (operation, route, status, times, client): on by default with json.
+        "LOG_REQUESTS": _on("LOG_REQUESTS", "1" if log_format == "json" else "0"),
+        # X-Request-ID accepted or made, sent back, in every log line and problem document.
+        "REQUEST_IDS": _on("REQUEST_IDS", "1"),
+        # /metrics and the counting behind it.
+        "METRICS_ENABLED": _on("METRICS_ENABLED", "1"),
+        # Traces go to this OTLP/HTTP collector when it is set (and the `traces` extra is installed).
+        "OTEL_EXPORTER_OTLP_ENDPOINT": os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT"),
     }

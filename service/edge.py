@@ -25,9 +25,10 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 #: Request headers a browser front-end may send, and answer headers it may read.
 CORS_ALLOW_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key",
-                      "Accept-Language"]
+                      "Accept-Language", "X-Request-ID"]
 CORS_EXPOSE_HEADERS = ["ETag", "Rules-Version", "Location", "Retry-After", "Content-Language", "Idempotent-Replayed",
-                       "WWW-Authenticate", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]
+                       "WWW-Authenticate", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset",
+                       "X-Request-ID"]
 
 _BASE_CSP = {
     "default-src": ["'self'"],

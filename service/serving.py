@@ -25,6 +25,7 @@ from gunicorn import util
 
 from . import i18n
 from .api.problem_schemas import PROBLEM_MEDIA_TYPE, problem_document
+from .telemetry import request_ids
 
 
 def problem_answer(cfg, status: int, mesg: str = "") -> bytes:
@@ -39,7 +40,8 @@ def problem_answer(cfg, status: int, mesg: str = "") -> bytes:
         code, params = "HEADERS_TOO_LARGE", {"limit": cfg.limit_request_field_size}
     elif status == 500:  # not the client's fault (its 501 is a transfer coding it does not support)
         code = "INTERNAL_ERROR"
-    document = problem_document(code, params, i18n.DEFAULT_LANGUAGE)
+    request_id = request_ids.new()  # the request was not read: its own id, if it sent one, is unknown
+    document = {**problem_document(code, params, i18n.DEFAULT_LANGUAGE), "request_id": request_id}
     body = json.dumps(document, ensure_ascii=False).encode()
     answered = document["status"]  # 400 for the refusals without a code of their own
     head = (f"HTTP/1.1 {answered} {HTTPStatus(answered).phrase}\r\n"
@@ -49,6 +51,7 @@ def problem_answer(cfg, status: int, mesg: str = "") -> bytes:
             f"Content-Length: {len(body)}\r\n"
             "Cache-Control: no-store\r\n"
             "X-Content-Type-Options: nosniff\r\n"
+            f"X-Request-ID: {request_id}\r\n"
             "\r\n")
     return head.encode("latin-1") + body
 

@@ -246,5 +246,29 @@ class HealthSchema(AnswerSchema):
     status = fields.String(required=True, metadata={"enum": ["ok"]})
 
 
-class ReadinessSchema(HealthSchema):
+class DependencySchema(AnswerSchema):
+    status = fields.String(required=True, metadata={"enum": ["ok", "down", "not_configured"]})
+
+
+class SolverReadinessSchema(AnswerSchema):
+    status = fields.String(required=True, metadata={"enum": ["ok", "busy"],
+                                                    "description": "`busy`: every search slot of this process "
+                                                                   "is taken now."})
+    slots = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Searches this process runs at once (null: none ran yet)."})
+    free_slots = fields.Integer(required=True, allow_none=True)
+    winnable_pool = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True, metadata={
+        "description": "Proven-winnable deals waiting, by draw mode."})
+
+
+class ReadinessChecksSchema(AnswerSchema):
+    database = fields.Nested(DependencySchema, required=True)
+    redis = fields.Nested(DependencySchema, required=True)
+    solver = fields.Nested(SolverReadinessSchema, required=True)
+
+
+class ReadinessSchema(AnswerSchema):
+    status = fields.String(required=True, metadata={"enum": ["ok", "degraded"], "description": (
+        "`degraded`: a dependency the service can do without is down (see `checks`).")})
     database = fields.String(required=True, metadata={"enum": ["ok"]})
+    checks = fields.Nested(ReadinessChecksSchema, required=True)

@@ -21,7 +21,7 @@ from ..engine.cards import RANKS
 from ..engine.notation import KINDS
 from ..problem_codes import PARAMS
 from ..usecases.actions import IF_MATCH_PATTERN
-from .problem_schemas import PROBLEM_MEDIA_TYPE, problem_components, problem_schema_ref, ref
+from .problem_schemas import PROBLEM_MEDIA_TYPE, REQUEST_ID_SCHEMA, problem_components, problem_schema_ref, ref
 
 #: Named enums and patterns shared by requests and answers.
 ENUMS: dict[str, dict] = {
@@ -72,6 +72,12 @@ HEADERS: dict[str, dict] = {
                           "schema": {"type": "string", "pattern": "^[0-9]+$"}},
 }
 RATE_LIMIT_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
+HEADERS["X-Request-ID"] = {
+    "description": "The request's id: the client's own `X-Request-ID` when it was valid, else one the service "
+                   "(or its proxy) made. Every answer carries it, every problem document as `request_id`, every "
+                   "log line of the request too: quote it when reporting a problem.",
+    "schema": REQUEST_ID_SCHEMA,
+}
 
 
 PARAMETERS: dict[str, dict] = {
@@ -100,6 +106,12 @@ PARAMETERS: dict[str, dict] = {
         "description": "The `ETag` last seen: 304 without a body while it is still current (the game "
                        "at that version, no new win on the board).",
     },
+    "RequestId": {
+        "in": "header", "name": "X-Request-ID", "required": False,
+        "schema": {"type": "string", "maxLength": 64, "examples": ["7f9c2ba4e88f827d616045507605853e"]},
+        "description": "An id of the client's for this request (8 to 64 letters, digits and `._:-`): the answer "
+                       "and the service's logs carry it. Any other value is replaced by one of the service's.",
+    },
     "IdempotencyKey": {
         "in": "header", "name": "Idempotency-Key", "required": False,
         "schema": {"type": "string", "minLength": 1, "maxLength": 128},
@@ -120,7 +132,7 @@ def problem_response_doc(status: int, description: str, *extra: str) -> dict:
     """A problem answer of ``status``, with the headers every problem (and rate-limited answer) has."""
     return {
         "description": description,
-        "headers": headers("Content-Language", "Vary", *extra, *RATE_LIMIT_HEADERS),
+        "headers": headers("Content-Language", "Vary", *extra, *RATE_LIMIT_HEADERS, "X-Request-ID"),
         "content": {PROBLEM_MEDIA_TYPE: {"schema": problem_schema_ref(status)}},
     }
 
@@ -138,7 +150,7 @@ RESPONSES: dict[str, dict] = {
     "MethodNotAllowed": problem_response_doc(405, "`METHOD_NOT_ALLOWED`: `Allow` lists the path's methods.",
                                           "Allow"),
     "DEFAULT_ERROR": {"description": "Any other problem; a 5xx other than 503 is a bug.",
-                      "headers": headers("Content-Language", "Vary", *RATE_LIMIT_HEADERS),
+                      "headers": headers("Content-Language", "Vary", *RATE_LIMIT_HEADERS, "X-Request-ID"),
                       "content": {PROBLEM_MEDIA_TYPE: {"schema": ref("Problem")}}},
     # What nginx (deploy/stack.py) or gunicorn (service/serving.py) answer on any path, before
     # or instead of the app: the same problem documents, without `instance`.
@@ -234,8 +246,9 @@ class ContractPlugin(BasePlugin):
                 operation.setdefault("operationId", _operation_id(rule.endpoint, method))
             operation.setdefault("security", [])  # public unless the route says otherwise
             parameters = operation.setdefault("parameters", [])
-            if "AcceptLanguage" not in parameters:
-                parameters.append("AcceptLanguage")
+            for common in ("AcceptLanguage", "RequestId"):
+                if common not in parameters:
+                    parameters.append(common)
             responses = operation.setdefault("responses", {})
             if on_v1:
                 _add(responses, 429, "TooManyRequests")
@@ -259,5 +272,6 @@ class ContractPlugin(BasePlugin):
                 if on_v1:
                     for name in RATE_LIMIT_HEADERS:
                         answer_headers.setdefault(name, name)
+                answer_headers.setdefault("X-Request-ID", "X-Request-ID")  # every answer
                 if not answer_headers:
                     del response["headers"]

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from flask import Response, current_app, request
 from marshmallow import fields, missing, validate
 
+from ..telemetry import metrics
 from ..usecases import boards
 from ..usecases.errors import invalid
 from .leaderboards import MOMENT_DOC, NOT_MODIFIED_DOC, MomentField
@@ -203,11 +204,15 @@ class _SendBound:
 def _ndjson(stream: boards.FeedStream, bound=lambda: None) -> Iterator[bytes]:
     """The stream's entries, one JSON line each, a batch a chunk; then its end line ``{"resume", "count", "more"}``."""
     dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-    for rows in stream:
+    metrics.STREAMS_OPEN.inc()
+    try:
+        for rows in stream:
+            bound()
+            yield ("\n".join(dumps(feed_entry(row)) for row in rows) + "\n").encode()
         bound()
-        yield ("\n".join(dumps(feed_entry(row)) for row in rows) + "\n").encode()
-    bound()
-    yield (dumps(stream.end) + "\n").encode()
+        yield (dumps(stream.end) + "\n").encode()
+    finally:  # also when the reader goes away (the server closes the generator)
+        metrics.STREAMS_OPEN.dec()
 
 
 def _vary(response: Response) -> Response:

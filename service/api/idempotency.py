@@ -19,6 +19,7 @@ from collections.abc import Callable
 from flask import Response, request
 
 from .. import jsonin
+from ..telemetry import metrics
 from ..usecases.idempotency import Idempotency, StoredAnswer
 from .present import RULES_HEADER, json_response
 from .problem_schemas import PROBLEM_MEDIA_TYPE
@@ -54,6 +55,7 @@ def captured(response: Response) -> StoredAnswer:
 
 def replay(answer: StoredAnswer) -> Response:
     """The stored answer again; a problem in the language this request asks for."""
+    metrics.IDEMPOTENT_REPLAYS.inc()
     if answer.raw is None:
         return _rebuilt(answer)
     if answer.status >= 400:

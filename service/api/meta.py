@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from flask import current_app
+
 from .. import i18n
 from ..engine import RULES_VERSION
 from ..problem_codes import PARAMS, STATUS
-from ..store import ping
 from ..usecases.errors import ServiceError
+from ..usecases.readiness import readiness
 from .answer_schemas import HealthSchema, ReadinessSchema, RuleCatalogSchema, RuleSchema
 from .present import json_response
 from .problems import Blueprint, problem_response
@@ -76,10 +78,37 @@ def healthz():
 @probes.problem(503, "SERVICE_UNAVAILABLE: the database does not answer.")
 @probes.doc(operationId="checkReadiness")
 def readyz():
-    """Report whether the database answers
+    """Report each dependency: the database, Redis, the solver
 
     For readiness probes: 200 when a `SELECT 1` succeeds, else 503 `SERVICE_UNAVAILABLE`.
+    `checks` names each dependency with its state: `redis` is `down` (and `status`
+    `degraded`, still 200: limits and solver answers are then kept per process),
+    `ok` or `not_configured`; `solver` tells the free search slots of the process that
+    answered and the proven-winnable deals waiting per draw mode.
     """
-    if not ping():
-        return problem_response("SERVICE_UNAVAILABLE", headers={"Retry-After": "1"})
-    return json_response({"status": "ok", "database": "ok"})
+    try:
+        return json_response(readiness(_redis_ping(), current_app.extensions.get("solver", (None,))[0]))
+    except ServiceError as error:
+        return problem_response(error.code, headers={"Retry-After": "1"})
+
+
+def _redis_ping():
+    """A ping of the Redis the limits or the solver cache use (None: they use none)."""
+    config = current_app.config
+    url = config.get("REDIS_URL") or config.get("RATELIMIT_STORAGE_URI") or ""
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        return None
+    client = current_app.extensions.get("readiness_redis")
+    if client is None:
+        import redis
+
+        client = current_app.extensions.setdefault("readiness_redis", redis.Redis.from_url(
+            url, socket_timeout=0.25, socket_connect_timeout=0.25))
+
+    def answered() -> bool:
+        try:
+            return bool(client.ping())
+        except Exception:  # redis' own errors, OSError, timeouts
+            return False
+
+    return answered

@@ -81,6 +81,15 @@ _EDGE_INSTANCE = ("The request's path, when the app answered; absent when nginx 
                   "(a malformed or oversized request, the edge's rate limit, no app reachable).")
 
 
+#: The ``request_id`` member of every problem document: the answer's ``X-Request-ID``.
+REQUEST_ID_SCHEMA = {
+    "type": "string", "minLength": 8, "maxLength": 64, "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{7,63}$",
+    "description": "The request's id, as in the answer's `X-Request-ID` header and the service's log lines: "
+                   "the client's own `X-Request-ID` when it was valid, else one the service made. "
+                   "Quote it when reporting a problem.",
+}
+
+
 def problem_document(code: str, params: dict, lang: str) -> dict:
     """The problem document of ``code`` without a request: the app adds ``instance``, and
     nginx's and gunicorn's own answers (deploy/stack.py, service/serving.py) have none.
@@ -139,8 +148,9 @@ def _problem_schema(code: str, params: str, description: str = "") -> dict:
         "code": {"type": "string", "const": code},
         "params": ref(params),
         "instance": {"type": "string", "description": _EDGE_INSTANCE if code in EDGE_CODES else _INSTANCE},
+        "request_id": REQUEST_ID_SCHEMA,
     }
-    required = ["type", "title", "status", "detail", "code", "params"]
+    required = ["type", "title", "status", "detail", "code", "params", "request_id"]
     if code not in EDGE_CODES:
         required.append("instance")
     if code == "INVALID_REQUEST":

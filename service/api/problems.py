@@ -6,6 +6,7 @@ import http
 import logging
 from copy import deepcopy
 
+import sqlalchemy.exc
 from flask import Response, current_app, json, request
 from flask_smorest import Api
 from flask_smorest import Blueprint as SmorestBlueprint
@@ -17,6 +18,7 @@ from .. import i18n, jsonin
 from ..engine import NotationError, Rejection
 from ..problem_codes import PARAMS, STATUS
 from ..store.db import database_unavailable
+from ..telemetry import metrics, request_ids
 from ..usecases.errors import ServiceError
 from .contract import ContractPlugin, ref_attribute, register_components
 from .links import LinksPlugin
@@ -56,7 +58,8 @@ def problem_body(code: str, params: dict | None = None, errors: dict | None = No
                  lang: str | None = None) -> tuple[dict, str]:
     """The problem document for ``code`` and the language its detail is written in."""
     lang = lang or i18n.negotiate(request.headers.get("Accept-Language"))
-    body = {**problem_document(code, params or {}, lang), "instance": request.path}
+    body = {**problem_document(code, params or {}, lang), "instance": request.path,
+            "request_id": request_ids.current() or request_ids.begin(None)}
     if errors is not None:
         body["errors"] = errors
     return body, lang
@@ -111,7 +114,7 @@ class ProblemApi(Api):
         refusal = refusal_of(error)
         status = error.code or 500
         if status >= 500:
-            log.error("HTTP %s on %s %s", status, request.method, request.path)
+            log.error("HTTP %s on %s %s", status, request.method, _route())
         headers = dict(error.get_headers())
         headers.pop("Content-Type", None)
         data = getattr(error, "data", None) or {}
@@ -234,10 +237,17 @@ def register_error_handlers(app) -> None:
         if isinstance(error, HTTPException):
             return app.extensions["problem_api"].handle_http_exception(error)
         if database_unavailable(error):
+            if isinstance(error, sqlalchemy.exc.TimeoutError):  # no pooled connection came free in time
+                metrics.POOL_TIMEOUTS.inc()
             log.warning("database unavailable: %s", error)
             return problem_response("SERVICE_UNAVAILABLE", headers={"Retry-After": "1"})
-        log.exception("unhandled error on %s %s", request.method, request.path)
+        log.exception("unhandled error on %s %s", request.method, _route())
         return problem_response("INTERNAL_ERROR")
+
+
+def _route() -> str:
+    """The request's route template for a log line: never its path, which may carry anything a client put in it."""
+    return request.url_rule.rule if request.url_rule is not None else "(no route)"
 
 
 assert set(_HTTP_CODES.values()) <= PARAMS.keys()

@@ -53,6 +53,7 @@ from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
+from ..telemetry import metrics
 from . import file_counters  # noqa: F401  (registers solitaire-file:// with limits)
 from .auth import presented_token
 from .memory_counters import SweepingMemoryStorage
@@ -162,6 +163,7 @@ class RateLimits:
             except RateLimited:
                 raise
             except Exception:  # the store's client raises its own errors (redis.ConnectionError, timeouts, …)
+                metrics.LIMIT_STORAGE_ERRORS.inc()
                 with self._lock:
                     if self._clock() >= self._store_retry_at:
                         log.warning("rate-limit store unreachable: counting in memory for %.0f s",
@@ -191,6 +193,7 @@ class RateLimits:
                 # From the reset the headers announce (a second past the window's end: Redis
                 # rounds its TTL), so that retrying then succeeds.
                 seconds = 1 if window is None else max(1, math.ceil(_reset_at(window) - time.time()))
+                metrics.limit_refused(identifiers[2])
                 raise RateLimited("SOLVER_RATE_LIMITED" if name == "solver" else "RATE_LIMITED", seconds)
             hits.append(hit)
         return tuple(hits)
@@ -204,6 +207,7 @@ def _window(hit: _Hit):
     try:
         return hit.counter.get_window_stats(hit.item, *hit.identifiers)
     except Exception:  # the store failed since the hit: the answer goes without the headers
+        metrics.LIMIT_STORAGE_ERRORS.inc()
         log.warning("rate-limit store unreachable while reading a window", exc_info=True)
         return None
 

@@ -24,6 +24,7 @@ from flask import Flask, current_app, request
 from ..solver.cache import cache_for
 from ..solver.hints import SolverGate
 from ..store import winnable_deals
+from ..telemetry import metrics, timing
 from ..usecases.solving import Solving
 
 log = logging.getLogger(__name__)
@@ -75,8 +76,9 @@ def _refill(app: Flask, draw: int, running: threading.Lock) -> None:
     try:
         with contextlib.suppress(AttributeError, OSError):  # Linux: a thread has its own nice value
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
-        with app.app_context():
+        with app.app_context(), timing.solver_time() as measured:
             added = winnable_deals.fill(draw, app.config["WINNABLE_POOL_TARGET"], deadline_s=120.0)
+        metrics.solver_ran("pool_refill", measured[0])
         log.info("winnable pool: %d draw-%d deals added", added, draw)
     except Exception:
         log.exception("winnable pool refill failed")

@@ -104,8 +104,13 @@ class SolverGate:
     """At most ``slots`` searches at once in this process; the rest wait up to ``wait_s``, then :exc:`SolverBusy`."""
 
     def __init__(self, slots: int, wait_s: float) -> None:
-        self._slots = threading.BoundedSemaphore(max(1, slots))
+        self.slots = max(1, slots)
+        self._slots = threading.BoundedSemaphore(self.slots)
         self._wait_s = wait_s
+
+    def free(self) -> int:
+        """Slots free now (a reading for /readyz, stale as soon as it is taken)."""
+        return self._slots._value
 
     def __enter__(self) -> None:
         if not self._slots.acquire(timeout=self._wait_s):

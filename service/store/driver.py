@@ -22,6 +22,7 @@ names the dialect must escape.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.sql import ClauseElement
@@ -83,17 +84,20 @@ class DriverStatement:
         dbapi_connection = connection.connection.dbapi_connection  # SQLAlchemy's errors for a closed one
         events = connection.dispatch
         cursor = None
+        # The statement's context for the listeners: a bare object where they may keep their own
+        # state across before and after (OpenTelemetry's keeps its span), as on an ExecutionContext.
+        context = SimpleNamespace() if events.before_cursor_execute else None
         try:
             cursor = dbapi_connection.cursor()
             for listener in events.before_cursor_execute:
-                listener(connection, cursor, plan.sql, values, None, many is not None)
+                listener(connection, cursor, plan.sql, values, context, many is not None)
             if many is None:
                 cursor.execute(plan.sql, values)
             else:
                 cursor.executemany(plan.sql, values)
             rows = fetch(cursor)
             for listener in events.after_cursor_execute:
-                listener(connection, cursor, plan.sql, values, None, many is not None)
+                listener(connection, cursor, plan.sql, values, context, many is not None)
         except BaseException as error:
             # SQLAlchemy's own handling: the error wrapped as Connection.execute raises it
             # (OperationalError …, parameters hidden), the cursor closed, the pool invalidated

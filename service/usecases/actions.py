@@ -29,6 +29,7 @@ from sqlalchemy.engine import Connection
 
 from ..engine import Action, Game, Rejection
 from ..store import GameRecord, action_transaction, games
+from ..telemetry import metrics
 from .errors import ServiceError, invalid
 from .idempotency import Idempotency, StoredAnswer, answered_action, keep_action_answer
 from .tokens import is_id, require_owner
@@ -90,9 +91,20 @@ def play(write: GameWrite, action: Requested) -> Played | Replayed:
             raise action
         outcome = apply_action(connection, record, action)
         keep_action_answer(connection, record.id, write.idempotency, outcome)
+    counted(action, outcome)
     if isinstance(outcome, Rejection):
         raise outcome
     return outcome
+
+
+def counted(action: Action, outcome: Played | Rejection) -> None:
+    """Count a committed action in the metrics: applied or rejected (by its rule's code), a win."""
+    if isinstance(outcome, Rejection):
+        metrics.action(action.kind, "rejected", outcome.code)
+        return
+    metrics.action(action.kind, "applied")
+    if outcome.game.won:
+        metrics.game_finished(outcome.game.code.draw, "won")
 
 
 def lock_game(connection: Connection, write: GameWrite) -> GameRecord:

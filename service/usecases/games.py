@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from ..engine import Action, Game, GameCode
 from ..store import ActionRow, GameRecord, PlayerRow, end_read, games, write_transaction
 from ..store.games import Step
+from ..telemetry import metrics
 from .batch import Refused, apply_all
 from .cursors import HISTORY_CURSOR
 from .errors import ServiceError, invalid
@@ -108,6 +109,7 @@ def _create_game(asked: NewGame, player: PlayerRow | None, solving: Solving, kee
                                    winnable=True if asked.winnable else None, steps=steps, client=asked.client)
         dealt = Dealt(record, game, token)
         keep(dealt)
+    metrics.game_created(code.draw, "given" if asked.code is not None else "winnable" if asked.winnable else "random")
     return dealt
 
 

@@ -26,15 +26,17 @@ from ..engine import GameCode
 from ..solver import winnable_deal
 from ..solver.hints import SolverBusy, SolverGate, cached_hint
 from ..store import winnable_deals
+from ..telemetry import metrics, timing
 from .errors import ServiceError
 
 
 @contextlib.contextmanager
-def _slot_or_503():
-    """A search that found every slot taken is 503 ``SOLVER_BUSY``."""
+def _slot_or_503(purpose: str):
+    """A search that found every slot taken is 503 ``SOLVER_BUSY`` (counted by ``purpose``)."""
     try:
         yield
     except SolverBusy:
+        metrics.solver_busy(purpose)
         raise ServiceError("SOLVER_BUSY", retry_after=1) from None
 
 
@@ -57,9 +59,12 @@ class Solving:
 
     def hint(self, state: dict) -> dict:
         """The hint for a stored game state (:func:`service.solver.hints.cached_hint`), within the budget."""
-        with _slot_or_503():
-            return cached_hint(state, cache=self.cache, gate=self.gate, budget_ms=self.hint_budget_ms,
-                               max_nodes=self.hint_max_nodes, memory_bytes=self.memory_bytes)
+        with _slot_or_503("hint"), timing.solver_time() as measured:
+            answer = cached_hint(state, cache=self.cache, gate=self.gate, budget_ms=self.hint_budget_ms,
+                                 max_nodes=self.hint_max_nodes, memory_bytes=self.memory_bytes)
+        if not answer.get("cached"):
+            metrics.solver_ran("hint", measured[0], answer.get("reason") if answer["verdict"] == "unknown" else None)
+        return answer
 
     def winnable_code(self, draw: int) -> GameCode:
         """A deal the solver has proven winnable: from the pool, else searched now (503 when none is found in time)."""
@@ -68,9 +73,10 @@ class Solving:
             self.refill(draw)
         if code is not None:
             return code
-        with _slot_or_503(), self.gate:
+        with _slot_or_503("winnable_deal"), self.gate, timing.solver_time() as measured:
             found = winnable_deal(draw, deadline_s=self.winnable_deadline_s, memory_bytes=self.memory_bytes,
                                   clock=time.thread_time)
+        metrics.solver_ran("winnable_deal", measured[0], "time" if found is None else None)
         if found is None:
             raise ServiceError("WINNABLE_DEAL_TIMEOUT", draw=draw)
         return found[0]

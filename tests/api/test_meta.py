@@ -53,7 +53,26 @@ def test_probes(client):
     health = client.get("/healthz")
     assert health.status_code == 200 and health.get_json() == {"status": "ok"}
     ready = client.get("/readyz")
-    assert ready.status_code == 200 and ready.get_json() == {"status": "ok", "database": "ok"}
+    assert ready.status_code == 200 and ready.get_json() == {
+        "status": "ok", "database": "ok",
+        "checks": {"database": {"status": "ok"}, "redis": {"status": "not_configured"},
+                   "solver": {"status": "ok", "slots": None, "free_slots": None,
+                              "winnable_pool": {"1": 0, "3": 0}}}}
+
+
+def test_readyz_names_redis_down_as_degraded_and_the_solver_slots(database_url):
+    from service import create_app
+
+    app = create_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": False,
+                      "REDIS_URL": "redis://127.0.0.1:1/0", "SOLVER_MAX_IN_FLIGHT": 2})
+    client = app.test_client()
+    created = client.post("/v1/games", json={"code": "TF1-D1N-AAAAAAA"}).get_json()
+    client.get(f"/v1/games/{created['id']}/hint", headers={"Authorization": f"Bearer {created['token']}"})
+    ready = client.get("/readyz")
+    assert ready.status_code == 200
+    body = ready.get_json()
+    assert body["status"] == "degraded" and body["checks"]["redis"] == {"status": "down"}
+    assert body["checks"]["solver"]["slots"] == 2 and body["checks"]["solver"]["free_slots"] == 2
 
 
 def test_readyz_is_503_when_the_database_is_unreachable(tmp_path):

@@ -129,7 +129,8 @@ def violations(records: list[dict]) -> list[str]:
                 response = {"content": {"application/problem+json": {"schema": {
                     "$ref": "#/components/schemas/NotFoundProblem"}}},
                     "headers": {name: {"$ref": f"#/components/headers/{name}"} for name in (
-                        "Content-Language", "Vary", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")}}
+                        "Content-Language", "Vary", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset",
+                        "X-Request-ID")}}
             else:
                 found.append(f"{where}: an unrouted request answered {status}")
                 continue

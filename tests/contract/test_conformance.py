@@ -35,7 +35,8 @@ def test_an_undeclared_field_status_header_or_type_is_named():
 
 def test_a_problem_must_match_its_code_and_status():
     problem = {"type": "/v1/rules/GAME_NOT_FOUND", "title": "Game not found", "status": 404, "detail": "…",
-               "code": "GAME_NOT_FOUND", "params": {"game": "abc"}, "instance": "/v1/games/abc"}
+               "code": "GAME_NOT_FOUND", "params": {"game": "abc"}, "instance": "/v1/games/abc",
+               "request_id": "0123456789abcdef0123456789abcdef"}
     headers = [("Content-Type", "application/problem+json"), ("Content-Language", "en"), ("Vary", "Accept-Language")]
     assert violations([record(problem, status=404, headers=headers, mimetype="application/problem+json")]) == []
     wrong = {**problem, "params": {"game": 3}}

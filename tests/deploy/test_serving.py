@@ -43,7 +43,7 @@ def _problem(body: bytes) -> dict:
     document = json.loads(body)
     # No instance (the contract's edge codes); INVALID_REQUEST names the request as a whole.
     errors = {"errors"} if document["code"] == "INVALID_REQUEST" else set()
-    assert set(document) == {"type", "title", "status", "detail", "code", "params"} | errors
+    assert set(document) == {"type", "title", "status", "detail", "code", "params", "request_id"} | errors
     assert not errors or document["errors"] == {"_request": [document["detail"]]}
     assert document["type"] == f"/v1/rules/{document['code']}"
     return document

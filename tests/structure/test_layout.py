@@ -24,7 +24,8 @@ LAYERS = {
     "service.engine": set(),
     "service.solver": {"service.engine"},
     "service.store": {"service.engine", "service.solver"},
-    "service.usecases": {"service.engine", "service.solver", "service.store"},
+    "service.usecases": {"service.engine", "service.solver", "service.store", *{
+        f"service.telemetry.{name}" for name in ("metrics", "timing", "request_ids")}},
 }
 #: Modules of ``service`` itself that any layer may use: the extensions' handles, the problem codes, bounded JSON.
 _TOP_LEVEL_HELPERS = {"service.extensions", "service.problem_codes", "service.jsonin"}
@@ -58,8 +59,15 @@ def test_an_inner_layer_imports_no_outer_one(layer):
 
 
 
+#: The telemetry modules a use case may count with: no Flask in them either.
+_PLAIN_TELEMETRY = ("service.telemetry.metrics", "service.telemetry.timing", "service.telemetry.request_ids",
+                    "service.telemetry")
+
+
 def test_no_use_case_imports_flask_or_its_kin():
-    modules = {name: path for name, path in python_modules().items() if name.startswith("service.usecases")}
+    modules = {name: path for name, path in python_modules().items()
+               if name.startswith("service.usecases") or name in _PLAIN_TELEMETRY}
+    assert len([name for name in modules if name.startswith("service.telemetry")]) == len(_PLAIN_TELEMETRY)
     assert modules, "service/usecases/ is missing"
     offenders = {}
     for name, path in modules.items():
