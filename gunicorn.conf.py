@@ -60,14 +60,6 @@ if workers > 1 and os.environ.get("RATELIMIT_STORAGE_URI", "memory://").startswi
     _COUNTERS_DIR = tempfile.mkdtemp(prefix="solitaire-limits-")
     raw_env.append(f"RATELIMIT_STORAGE_URI=solitaire-file://{_COUNTERS_DIR}/counters.db")
 
-
-def on_exit(server):
-    """The master's scratch counters go with it."""
-    if _COUNTERS_DIR:
-        import shutil
-
-        shutil.rmtree(_COUNTERS_DIR, ignore_errors=True)
-
 # preload_app stays off: each worker builds its own app and connection pool after the fork.
 
 # ---- metrics: prometheus_client's multiprocess mode (service/telemetry/metrics.py) ------------
@@ -105,7 +97,8 @@ def child_exit(server, worker):
 
 
 def on_exit(server):
+    """The master's scratch directories go with it: its rate-limit counters and its metrics."""
     import shutil
 
-    for path in _metrics_dir_made:
+    for path in [*_metrics_dir_made, *([_COUNTERS_DIR] if _COUNTERS_DIR else [])]:
         shutil.rmtree(path, ignore_errors=True)

@@ -15,7 +15,7 @@ from sqlalchemy.exc import DBAPIError
 #: Every logger of the service that logs a failure with its exception. A logger's filter does
 #: not see the records its children pass up, so each one is named (a test checks the list).
 LOGGERS = ("service", "service.api.rate_limits", "service.api.problems", "service.api.solving", "service.solver.cache",
-           "service.solver.fast", "service.store.board_tags")
+           "service.solver.fast", "service.store.board_tags", "service.store.replicas")
 
 
 class RedactedDatabaseError(Exception):

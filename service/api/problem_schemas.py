@@ -73,7 +73,7 @@ def problem_title(code: str, lang: str = i18n.DEFAULT_LANGUAGE) -> str:
 EDGE_CODES = frozenset({
     "INVALID_REQUEST", "TOKEN_IN_QUERY", "REQUEST_TIMEOUT", "PAYLOAD_TOO_LARGE", "URI_TOO_LONG",
     "HEADERS_TOO_LARGE", "RATE_LIMITED", "SOLVER_RATE_LIMITED", "INTERNAL_ERROR", "BAD_GATEWAY",
-    "SERVICE_UNAVAILABLE", "GATEWAY_TIMEOUT",
+    "SERVICE_UNAVAILABLE", "GATEWAY_TIMEOUT", "NOT_FOUND",  # NOT_FOUND: nginx hides /metrics
 })
 #: ``instance``'s description, by whether the edge may answer the code.
 _INSTANCE = "The request's path."
