@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from service import create_app
-
 pytest.importorskip("opentelemetry.sdk")
 
 
-def test_a_move_traces_request_and_statements(database_url):
+def test_a_move_traces_request_and_statements(database_url, make_app):
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
     exporter = InMemorySpanExporter()
 
-    app = create_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": False,
+    app = make_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": False,
                       "TRACE_EXPORTER": exporter})
     client = app.test_client()
     created = client.post("/v1/games", json={"code": "TF1-D1N-AAAAAAA"}).get_json()
