@@ -2,8 +2,10 @@
 
 The tracer provider is built in :func:`init_traces`, called by create_app, which gunicorn runs
 in each worker after its fork (``preload_app`` stays off): no exporter thread or socket
-crosses a fork. A request's span (Flask's instrumentation) holds the SQL statements'
-spans (SQLAlchemy's). Off (the default) nothing is imported and nothing is wrapped: free.
+crosses a fork. A request's span (Flask's instrumentation) holds the store transaction's
+span (``store.transaction``, opened by the use cases) and that one the SQL statements'
+spans (SQLAlchemy's); a hint's search is a ``solver.hint`` span with ``solver.nodes``
+(see :mod:`.spans`). Off (the default) nothing is imported and nothing is wrapped: free.
 Tests pass their own exporter as the setting ``TRACE_EXPORTER``.
 
 The statements are traced per engine, with the app's own provider (:func:`trace_engine`),
@@ -37,6 +39,12 @@ def init_traces(app: Flask, engine) -> None:
     app.extensions["tracer_provider"] = provider
     FlaskInstrumentor().instrument_app(app, tracer_provider=provider)
     trace_engine(provider, engine)
+    # The store's transaction and the solver's searches (service.telemetry.spans), by request.
+    from . import spans
+
+    tracer = provider.get_tracer("solitaire-reflechi")
+    app.before_request(lambda: spans.use(tracer))
+    app.teardown_request(lambda error: spans.use(None))
     if exporter is None:  # the process's one app (a gunicorn worker); tests keep the global untouched
         trace.set_tracer_provider(provider)
 
