@@ -110,4 +110,8 @@ def _attach_replicas(app) -> None:
                                app.config["SQLALCHEMY_ENGINE_OPTIONS"])
     for replica in router.replicas:
         configure_engine(replica.engine)
+        if "tracer_provider" in app.extensions:  # a replica's statements in the request's trace too
+            from .telemetry.traces import trace_engine
+
+            trace_engine(app.extensions["tracer_provider"], replica.engine)
     replicas.attach(db.engine, router)

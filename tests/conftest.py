@@ -113,6 +113,32 @@ def conforming_app(database_url: str):
             db.engine.dispose()
 
 
+def dispose_app(app) -> None:
+    """Close the pooled connections of an app's engines (the primary's and its replicas'): none is
+    left for the garbage collector, where psycopg warns of a connection deleted while open."""
+    from service.store import replicas
+
+    with app.app_context():
+        router = replicas.of(db.engine)
+        if router is not None:
+            router.dispose()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def make_app():
+    """``create_app(config)`` for a test that needs its own settings; the apps are disposed after it."""
+    apps = []
+
+    def make(config: dict):
+        apps.append(create_app(config))
+        return apps[-1]
+
+    yield make
+    for made in apps:
+        dispose_app(made)
+
+
 @pytest.fixture
 def app(database_url):
     """A test app on a fresh database; every answer it sends must be declared in openapi.yaml."""

@@ -29,7 +29,7 @@ from sqlalchemy.engine import Connection
 
 from ..engine import Action, Game, Rejection
 from ..store import GameRecord, action_transaction, games
-from ..telemetry import metrics
+from ..telemetry import metrics, spans
 from .errors import ServiceError, invalid
 from .idempotency import Idempotency, StoredAnswer, answered_action, keep_action_answer
 from .tokens import is_id, require_owner
@@ -81,7 +81,7 @@ def play(write: GameWrite, action: Requested) -> Played | Replayed:
     Raises :class:`ServiceError` for the checks above and the engine's :class:`Rejection`
     when a rule refuses the action (after storing that answer too, with a key).
     """
-    with action_transaction() as connection:
+    with spans.span("store.transaction"), action_transaction() as connection:
         record = lock_game(connection, write)
         stored = answered_action(connection, record.id, write.idempotency)
         if stored is not None:

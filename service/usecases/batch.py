@@ -22,6 +22,7 @@ from __future__ import annotations
 from ..engine import Action, Game, NotationError, Rejection
 from ..store import action_transaction, games
 from ..store.games import Step
+from ..telemetry import spans
 from .actions import GameWrite, Played, Replayed, check_version, lock_game
 from .cursors import HISTORY_CURSOR
 from .errors import ServiceError
@@ -70,7 +71,7 @@ def play_batch(write: GameWrite, batch: RequestedBatch) -> Played | Replayed:
     Raises :class:`ServiceError` for the checks, :class:`Stale` for a stale ``If-Match``
     and :class:`Refused` for the first action a rule refuses (nothing applied).
     """
-    with action_transaction() as connection:
+    with spans.span("store.transaction"), action_transaction() as connection:
         record = lock_game(connection, write)
         stored = answered_action(connection, record.id, write.idempotency)
         if stored is not None:

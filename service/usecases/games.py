@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from ..engine import Action, Game, GameCode
 from ..store import ActionRow, GameRecord, PlayerRow, end_read, games, write_transaction
 from ..store.games import Step
-from ..telemetry import metrics
+from ..telemetry import metrics, spans
 from .batch import Refused, apply_all
 from .cursors import HISTORY_CURSOR
 from .errors import ServiceError, invalid
@@ -104,7 +104,7 @@ def _create_game(asked: NewGame, player: PlayerRow | None, solving: Solving, kee
     code = _choose_code(asked, solving)  # may search for a winnable deal: before taking the write lock
     game = Game(code)
     steps = _played_offline(asked, game)
-    with write_transaction():
+    with spans.span("store.transaction"), write_transaction():
         record = games.insert_game(game, game_id=new_id(), player_id=player_id, token_hash=token_hash,
                                    winnable=True if asked.winnable else None, steps=steps, client=asked.client)
         dealt = Dealt(record, game, token)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..store import PlayerRow, PlayerStats, games, players, stats, write_transaction
+from ..telemetry import spans
 from .cursors import PLAYER_GAMES_CURSOR
 from .errors import ServiceError
 from .idempotency import Idempotency, StoredAnswer, created_once
@@ -44,7 +45,7 @@ def register(name: str, *, idempotency: Idempotency | None = None) -> Registered
 
 def _create_player(name: str, keep: Callable) -> Registered:
     token = new_token()
-    with write_transaction():
+    with spans.span("store.transaction"), write_transaction():
         registered = Registered(players.insert_player(new_id(), name, hash_token(token)), token)
         keep(registered)
     return registered

@@ -26,7 +26,7 @@ from ..engine import GameCode
 from ..solver import winnable_deal
 from ..solver.hints import SolverBusy, SolverGate, cached_hint
 from ..store import winnable_deals
-from ..telemetry import metrics, timing
+from ..telemetry import metrics, spans, timing
 from .errors import ServiceError
 
 
@@ -59,9 +59,12 @@ class Solving:
 
     def hint(self, state: dict) -> dict:
         """The hint for a stored game state (:func:`service.solver.hints.cached_hint`), within the budget."""
-        with _slot_or_503("hint"), timing.solver_time() as measured:
+        with spans.span("solver.hint") as span, _slot_or_503("hint"), timing.solver_time() as measured:
             answer = cached_hint(state, cache=self.cache, gate=self.gate, budget_ms=self.hint_budget_ms,
                                  max_nodes=self.hint_max_nodes, memory_bytes=self.memory_bytes)
+            if span is not None:  # a cached answer tells the nodes of the search that made it
+                span.set_attributes({"solver.nodes": answer["nodes"], "solver.cached": bool(answer.get("cached")),
+                                     "solver.verdict": answer["verdict"]})
         if not answer.get("cached"):
             metrics.solver_ran("hint", measured[0], answer.get("reason") if answer["verdict"] == "unknown" else None)
         return answer

@@ -16,7 +16,6 @@ import sqlalchemy as sa
 
 from harness.postgres import PrivateCluster, binaries
 from harness.servers import migrate
-from service import create_app
 from service.extensions import db
 from service.store import replicas
 
@@ -72,9 +71,9 @@ def _seen(client) -> set[str]:
     return feed_ids
 
 
-def test_stale_tolerant_reads_go_to_the_replica_lag_and_outage_to_the_primary(clusters):
+def test_stale_tolerant_reads_go_to_the_replica_lag_and_outage_to_the_primary(clusters, make_app):
     primary, replica = clusters
-    app = create_app({"DATABASE_URL": primary.url, "DATABASE_REPLICA_URLS": [replica.url],
+    app = make_app({"DATABASE_URL": primary.url, "DATABASE_REPLICA_URLS": [replica.url],
                       "REPLICA_MAX_LAG_SECONDS": 3600, "RATELIMIT_ENABLED": False, "TESTING": True})
     client = app.test_client()
     with app.app_context():

@@ -25,7 +25,7 @@ LAYERS = {
     "service.solver": {"service.engine"},
     "service.store": {"service.engine", "service.solver"},
     "service.usecases": {"service.engine", "service.solver", "service.store", *{
-        f"service.telemetry.{name}" for name in ("metrics", "timing", "request_ids")}},
+        f"service.telemetry.{name}" for name in ("metrics", "timing", "request_ids", "spans")}},
 }
 #: Modules of ``service`` itself that any layer may use: the extensions' handles, the problem codes, bounded JSON.
 _TOP_LEVEL_HELPERS = {"service.extensions", "service.problem_codes", "service.jsonin"}
@@ -61,7 +61,7 @@ def test_an_inner_layer_imports_no_outer_one(layer):
 
 #: The telemetry modules a use case may count with: no Flask in them either.
 _PLAIN_TELEMETRY = ("service.telemetry.metrics", "service.telemetry.timing", "service.telemetry.request_ids",
-                    "service.telemetry")
+                    "service.telemetry.spans", "service.telemetry")
 
 
 def test_no_use_case_imports_flask_or_its_kin():

@@ -8,8 +8,6 @@ import logging
 
 import pytest
 
-from service import create_app
-
 
 class LogLines:
     """The JSON lines the ``service`` loggers wrote since the app was made."""
@@ -28,15 +26,15 @@ class LogLines:
         return [line for line in self.lines() if line["logger"] == "service.requests"]
 
 
-def json_logged_app(database_url: str, **overrides):
-    app = create_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": False,
+def json_logged_app(make_app, database_url: str, **overrides):
+    app = make_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": False,
                       "LOG_FORMAT": "json", "LOG_REQUESTS": True, "LOG_LEVEL": "INFO", **overrides})
     handler = next(h for h in logging.getLogger("service").handlers if getattr(h, "solitaire_handler", False))
     return app, LogLines(handler)
 
 
 @pytest.fixture
-def logged(database_url):
+def logged(database_url, make_app):
     """(test client, LogLines) of an app logging JSON."""
-    app, lines = json_logged_app(database_url)
+    app, lines = json_logged_app(make_app, database_url)
     yield app.test_client(), lines

@@ -34,8 +34,8 @@ def test_one_json_line_per_request_with_its_fields(logged):
     assert len(lines.text().splitlines()) == len(lines.lines())  # nothing else, nothing over two lines
 
 
-def test_the_client_address_is_the_one_the_proxy_saw(database_url):
-    app, lines = json_logged_app(database_url, PROXY_HOPS=1)
+def test_the_client_address_is_the_one_the_proxy_saw(database_url, make_app):
+    app, lines = json_logged_app(make_app, database_url, PROXY_HOPS=1)
     app.test_client().get("/v1/rules", headers={"X-Forwarded-For": "203.0.113.9"})
     assert lines.requests()[0]["client"] == "203.0.113.9"
 
@@ -57,9 +57,9 @@ def test_the_text_format_is_readable_and_carries_the_request_id():
 TOKEN = "tok_SECRET_7d1c0c5e9f2a4b8e"
 
 
-def test_no_token_reaches_a_log_line(database_url, monkeypatch):
+def test_no_token_reaches_a_log_line(database_url, make_app, monkeypatch):
     """A token in every place a client can put one; requests that succeed, fail, and crash."""
-    app, lines = json_logged_app(database_url, PROXY_HOPS=1)
+    app, lines = json_logged_app(make_app, database_url, PROXY_HOPS=1)
     client = app.test_client()
     created = client.post("/v1/games", json={"code": "TF1-D1N-AAAAAAA"})
     game, real_token = created.get_json()["id"], created.get_json()["token"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from service import create_app
 from service.telemetry import metrics
 
 
@@ -55,8 +54,8 @@ def test_games_created_by_draw_and_choice(client):
             value(before, "solitaire_games_created_total", **labels) == count
 
 
-def test_limit_refusals_by_scope(database_url):
-    app = create_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_DEFAULT": "3 per minute",
+def test_limit_refusals_by_scope(database_url, make_app):
+    app = make_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_DEFAULT": "3 per minute",
                       "RATELIMIT_KEY_PREFIX": "metrics-test"})
     client = app.test_client()
     before = value(samples(), "solitaire_limit_refusals_total", scope="address")
