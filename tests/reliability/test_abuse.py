@@ -123,7 +123,8 @@ def test_every_action_view_counts_the_write_limit_and_every_solver_request_the_s
     limits = app.extensions["rate_limits"]
     counted = []
     count = limits.count
-    monkeypatch.setattr(limits, "count", lambda name, scope, key, *rest: counted.append(scope) or count(name, scope, key, *rest))
+    monkeypatch.setattr(limits, "count",
+                        lambda name, scope, key, *rest: counted.append(scope) or count(name, scope, key, *rest))
 
     def scopes(method: str, path: str, **kwargs) -> set:
         counted.clear()
