@@ -109,8 +109,7 @@ def conforming_app(database_url: str):
     app = create_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": False})
     with conforming(app):
         yield app
-        with app.app_context():
-            db.engine.dispose()
+        dispose_app(app)
 
 
 def dispose_app(app) -> None:

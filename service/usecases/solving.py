@@ -76,9 +76,13 @@ class Solving:
             self.refill(draw)
         if code is not None:
             return code
-        with _slot_or_503("winnable_deal"), self.gate, timing.solver_time() as measured:
+        with spans.span("solver.winnable_deal", **{"solver.draw": draw}) as span, \
+                _slot_or_503("winnable_deal"), self.gate, timing.solver_time() as measured:
             found = winnable_deal(draw, deadline_s=self.winnable_deadline_s, memory_bytes=self.memory_bytes,
                                   clock=time.thread_time)
+            if span is not None:  # the nodes of the proof that found it; none found: the deadline passed
+                span.set_attributes({"solver.found": found is not None,
+                                     "solver.nodes": found[1].nodes if found is not None else 0})
         metrics.solver_ran("winnable_deal", measured[0], "time" if found is None else None)
         if found is None:
             raise ServiceError("WINNABLE_DEAL_TIMEOUT", draw=draw)

@@ -60,10 +60,8 @@ def test_probes(client):
                               "winnable_pool": {"1": 0, "3": 0}}}}
 
 
-def test_readyz_names_redis_down_as_degraded_and_the_solver_slots(database_url):
-    from service import create_app
-
-    app = create_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": False,
+def test_readyz_names_redis_down_as_degraded_and_the_solver_slots(database_url, make_app):
+    app = make_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": False,
                       "REDIS_URL": "redis://127.0.0.1:1/0", "SOLVER_MAX_IN_FLIGHT": 2})
     client = app.test_client()
     created = client.post("/v1/games", json={"code": "TF1-D1N-AAAAAAA"}).get_json()

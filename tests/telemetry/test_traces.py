@@ -71,6 +71,21 @@ def test_a_hints_search_is_a_span_with_its_node_count(database_url, make_app):
     assert solver[0].attributes["solver.cached"] is False
 
 
+def test_a_winnable_deal_searched_now_is_a_span_with_its_node_count(database_url, make_app):
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    client = _traced(make_app, database_url, exporter).test_client()
+    created = client.post("/v1/games", json={"winnable": True, "draw": 1})  # the test pool is empty
+    assert created.status_code == 201
+    spans = exporter.get_finished_spans()
+    request = next(span for span in spans if span.parent is None)
+    [search] = [span for span in spans if span.name == "solver.winnable_deal"]
+    assert search.context.trace_id == request.context.trace_id
+    assert search.attributes["solver.draw"] == 1 and search.attributes["solver.found"] is True
+    assert search.attributes["solver.nodes"] > 0
+
+
 def test_an_app_without_traces_opens_no_span(client):
     from service.telemetry import spans
 
