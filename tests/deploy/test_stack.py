@@ -28,11 +28,9 @@ import requests
 
 from harness import ROOT, nginx
 from harness.nginx import stack
-from harness.ports import free_ports, port_range
-from harness.redis import REDIS_URL, RedisKeys
-from harness.redis import reachable as redis_unreachable
 from tests.api.test_concurrency import act_concurrently
-from tests.databases import missing, scratch_postgres
+from tests.databases import missing
+from tests.deploy.conftest import deployed_stack, stack_ports
 from tests.web.conftest import launched_chromium
 
 WRITE_LIMIT = 120
@@ -42,11 +40,7 @@ STALL_SECONDS = float(os.environ.get("STACK_STALL_SECONDS", "20"))
 
 @pytest.fixture(scope="module")
 def ports():
-    within = port_range("STACK_TEST_PORTS") or (18080, 18099)
-    try:
-        return free_ports(6, within)
-    except RuntimeError as error:
-        missing(str(error))
+    return stack_ports(6)
 
 
 @pytest.fixture(scope="module")
@@ -59,28 +53,16 @@ def front_origins(ports):
 @pytest.fixture(scope="module")
 def running(ports, front_origins, tmp_path_factory):
     """The stack; its value is the StackSettings it runs with."""
-    if not nginx.installed():
-        missing("nginx is not installed (apt-get install nginx)")
-    unreachable = redis_unreachable()
-    if unreachable:
-        missing(unreachable)
-    with scratch_postgres("solitaire_stack") as url, RedisKeys("stack-test") as keys:
-        settings = stack.StackSettings(
-            port=ports[0], app_ports=ports[1:3], run_dir=tmp_path_factory.mktemp("stack"), database_url=url,
-            redis_url=REDIS_URL, workers=1, threads=4, client_timeout=10,
+    with deployed_stack(
+            tmp_path_factory, "stack", ports, threads=4, client_timeout=10,
             # nginx's per-address rates out of the way of the app's limits tested here; the
             # solver's stays as deployed (test_a_hint_flood_is_refused_by_nginx).
             rate=10_000, burst=10_000, write_rate=10_000, write_burst=10_000, create_rate=100_000,
             create_burst=10_000,
-            environment={"RATELIMIT_KEY_PREFIX": keys.prefix,
-                         "RATELIMIT_DEFAULT": "100000 per minute",
+            environment={"RATELIMIT_DEFAULT": "100000 per minute",
                          "RATELIMIT_WRITE": f"{WRITE_LIMIT} per {WRITE_WINDOW} seconds",
-                         "CORS_ORIGINS": front_origins["allowed"]})
-        stack.up(settings)
-        try:
-            yield settings
-        finally:
-            stack.down(settings.run_dir)
+                         "CORS_ORIGINS": front_origins["allowed"]}) as settings:
+        yield settings
 
 
 @pytest.fixture(scope="module")

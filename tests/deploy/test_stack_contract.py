@@ -18,15 +18,12 @@ import pytest
 import requests
 import yaml
 
-from harness import edge_contract, nginx
+from harness import edge_contract
 from harness.nginx import stack
-from harness.ports import free_ports, port_range
-from harness.redis import REDIS_URL, RedisKeys
-from harness.redis import reachable as redis_unreachable
 from service.api.problem_schemas import EDGE_CODES
 from tests.contract.conformance import _resolve, _validate
 from tests.contract.tools import OPENAPI
-from tests.databases import missing, scratch_postgres
+from tests.deploy.conftest import deployed_stack, stack_ports
 
 METHODS = ("get", "put", "post", "delete", "patch")
 
@@ -80,24 +77,8 @@ def test_every_operation_declares_what_nginx_answers_with_the_body_it_sends():
 @pytest.fixture(scope="module")
 def edge(tmp_path_factory):
     """A stack with nginx's deployed rates (its 429s answered at once: no tarpit to wait for)."""
-    if not nginx.installed():
-        missing("nginx is not installed (apt-get install nginx)")
-    unreachable = redis_unreachable()
-    if unreachable:
-        missing(unreachable)
-    try:
-        ports = free_ports(3, port_range("STACK_TEST_PORTS") or (18080, 18099))
-    except RuntimeError as error:
-        missing(str(error))
-    with scratch_postgres("solitaire_edge") as url, RedisKeys("edge-test") as keys:
-        settings = stack.StackSettings(port=ports[0], app_ports=ports[1:], run_dir=tmp_path_factory.mktemp("edge"),
-                                       database_url=url, redis_url=REDIS_URL, workers=1, refused_rate=0,
-                                       environment={"RATELIMIT_KEY_PREFIX": keys.prefix})
-        stack.up(settings)
-        try:
-            yield settings
-        finally:
-            stack.down(settings.run_dir)
+    with deployed_stack(tmp_path_factory, "edge", stack_ports(3), refused_rate=0) as settings:
+        yield settings
 
 
 def test_schemathesis_through_the_stack_finds_no_failure(edge):
