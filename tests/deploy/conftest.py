@@ -1,4 +1,4 @@
-"""What the deploy tests share: the stack as deployed, started for a module.
+"""What the deploy tests share: the stack as deployed, started for a module, and a raw HTTP exchange.
 
 :func:`deployed_stack` is the set-up every module that runs the whole stack (nginx in
 front of two gunicorn masters on PostgreSQL and Redis) used to write out for itself;
@@ -8,6 +8,7 @@ each module keeps its own fixture, which says only how its stack differs.
 from __future__ import annotations
 
 import contextlib
+import socket
 from collections.abc import Iterator
 
 from harness import nginx
@@ -53,3 +54,15 @@ def deployed_stack(tmp_path_factory, name: str, ports: list[int], *, environment
         finally:
             stack.down(deployed.run_dir)
 
+
+def exchange(port: int, data: bytes) -> tuple[int, dict, bytes]:
+    """Send ``data`` as it is, read the answer to the end (the server closes): status, headers, body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(data)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    head, _, body = b"".join(chunks).partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in lines)}
+    return int(status_line.split()[1]), headers, body

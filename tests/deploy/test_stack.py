@@ -30,7 +30,7 @@ from harness import ROOT, nginx
 from harness.nginx import stack
 from tests.api.test_concurrency import act_concurrently
 from tests.databases import missing
-from tests.deploy.conftest import deployed_stack, stack_ports
+from tests.deploy.conftest import deployed_stack, exchange, stack_ports
 from tests.web.conftest import launched_chromium
 
 WRITE_LIMIT = 120
@@ -316,18 +316,6 @@ def test_concurrent_actions_over_both_instances_stay_serialized(running, base):
 # ---- what nginx answers itself ----------------------------------------------------------
 
 
-def _raw(port: int, data: bytes) -> tuple[int, dict, bytes]:
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        sock.sendall(data)
-        chunks = []
-        while chunk := sock.recv(65536):
-            chunks.append(chunk)
-    head, _, body = b"".join(chunks).partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
-    return int(lines[0].split()[1]), headers, body
-
-
 def _assert_problem(status: int, headers: dict, body: bytes, expected: int, code: str) -> dict:
     assert status == expected, body[:300]
     assert headers["content-type"].startswith("application/problem+json"), headers
@@ -350,14 +338,14 @@ def _assert_problem(status: int, headers: dict, body: bytes, expected: int, code
 ], ids=["10KB-request-line", "100KB-headers", "garbage-line", "bad-version", "unknown-coding",
         "large-body"])
 def test_requests_nginx_refuses_get_problem_json(running, request_bytes, expected, code):
-    _assert_problem(*_raw(running.port, request_bytes), expected, code)
+    _assert_problem(*exchange(running.port, request_bytes), expected, code)
 
 
 def test_nginx_problems_speak_the_clients_language(running):
-    status, headers, body = _raw(running.port, b"GET /v1/rules?x=" + b"a" * 5000 + b" HTTP/1.1\r\nHost: s\r\n\r\n")
+    status, headers, body = exchange(running.port, b"GET /v1/rules?x=" + b"a" * 5000 + b" HTTP/1.1\r\nHost: s\r\n\r\n")
     assert status == 414  # the request line is refused before its headers are read: English
-    status, headers, body = _raw(running.port, b"POST /v1/games HTTP/1.1\r\nHost: s\r\nAccept-Language: de\r\n"
-                                 b"Content-Length: 20000\r\nConnection: close\r\n\r\n" + b" " * 20000)
+    status, headers, body = exchange(running.port, b"POST /v1/games HTTP/1.1\r\nHost: s\r\nAccept-Language: de\r\n"
+                                     b"Content-Length: 20000\r\nConnection: close\r\n\r\n" + b" " * 20000)
     problem = _assert_problem(status, headers, body, 413, "PAYLOAD_TOO_LARGE")
     assert headers["content-language"] == "de" and "Grenze" in problem["detail"]
 

@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import json
-import socket
 
 import pytest
 import requests
@@ -23,7 +22,7 @@ from harness.nginx import stack
 from service.api.problem_schemas import EDGE_CODES
 from tests.contract.conformance import _resolve, _validate
 from tests.contract.tools import OPENAPI
-from tests.deploy.conftest import deployed_stack, stack_ports
+from tests.deploy.conftest import deployed_stack, exchange, stack_ports
 
 METHODS = ("get", "put", "post", "delete", "patch")
 
@@ -87,20 +86,10 @@ def test_schemathesis_through_the_stack_finds_no_failure(edge):
     assert statuses[200] and statuses[404], statuses
 
 
-def _raw(port: int, data: bytes) -> tuple[int, bytes]:
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        sock.sendall(data)
-        chunks = []
-        while chunk := sock.recv(65536):
-            chunks.append(chunk)
-    head, _, body = b"".join(chunks).partition(b"\r\n\r\n")
-    return int(head.split()[1]), body
-
-
 def test_a_long_header_and_nginx_rate_refusal_validate_against_the_contract(edge):
     spec = yaml.safe_load(OPENAPI.read_text(encoding="utf-8"))
     rules = spec["paths"]["/v1/rules"]["get"]
-    status, body = _raw(edge.port, b"GET /v1/rules HTTP/1.1\r\nHost: s\r\nConnection: close\r\nAccept-Language: "
+    status, _, body = exchange(edge.port, b"GET /v1/rules HTTP/1.1\r\nHost: s\r\nConnection: close\r\nAccept-Language: "
                         + b"d" * 5000 + b"\r\n\r\n")
     assert status == 431
     assert not _validate(_declared(spec, rules, 431), json.loads(body), "431")
