@@ -11,11 +11,8 @@ import pytest
 import requests
 
 from harness import nginx
-from harness.nginx import stack
-from harness.ports import free_ports
-from harness.redis import REDIS_URL, RedisKeys
-from harness.redis import reachable as redis_unreachable
-from tests.databases import missing, scratch_postgres
+from tests.databases import missing
+from tests.deploy.conftest import deployed_stack, stack_ports
 
 pytestmark = pytest.mark.slow
 
@@ -24,20 +21,9 @@ pytestmark = pytest.mark.slow
 def running(tmp_path_factory):
     if not nginx.installed() or shutil.which("prometheus") is None:
         missing("nginx or prometheus is not installed")
-    unreachable = redis_unreachable()
-    if unreachable:
-        missing(unreachable)
-    ports = free_ports(4, (18100, 18199))
-    with scratch_postgres("solitaire_observed") as url, RedisKeys("observed-test") as keys:
-        settings = stack.StackSettings(port=ports[0], app_ports=ports[1:3], prometheus_port=ports[3],
-                                       run_dir=tmp_path_factory.mktemp("observed"), database_url=url,
-                                       redis_url=REDIS_URL, workers=1, threads=2,
-                                       environment={"RATELIMIT_KEY_PREFIX": keys.prefix})
-        stack.up(settings)
-        try:
-            yield settings
-        finally:
-            stack.down(settings.run_dir)
+    ports = stack_ports(4, (18100, 18199))
+    with deployed_stack(tmp_path_factory, "observed", ports, prometheus_port=ports[3], threads=2) as settings:
+        yield settings
 
 
 def _served(settings, port: int, operation: str, status: str) -> float:

@@ -8,26 +8,13 @@ gunicorn.conf.py, over raw sockets (http.client would refuse to send some of the
 from __future__ import annotations
 
 import json
-import socket
 import time
 
 import pytest
 
 from harness.servers import AppServer
 from service.serving import problem_answer
-
-
-def _exchange(port: int, raw: bytes) -> tuple[int, dict, bytes]:
-    """Send ``raw``, read the answer to the end (gunicorn closes after a refusal)."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
-        connection.sendall(raw)
-        answer = b""
-        while chunk := connection.recv(65536):
-            answer += chunk
-    head, _, body = answer.partition(b"\r\n\r\n")
-    status_line, *lines = head.decode("latin-1").split("\r\n")
-    headers = {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in lines)}
-    return int(status_line.split()[1]), headers, body
+from tests.deploy.conftest import exchange
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +49,7 @@ def _problem(body: bytes) -> dict:
 ])
 def test_a_request_gunicorn_refuses_is_answered_in_problem_json(gunicorn, raw, status, code, params):
     port, log = gunicorn
-    got_status, headers, body = _exchange(port, raw)
+    got_status, headers, body = exchange(port, raw)
     assert got_status == status, body[:300]
     assert headers["content-type"] == "application/problem+json"
     assert headers["content-language"] == "en" and headers["cache-control"] == "no-store"
@@ -77,7 +64,7 @@ def test_a_malformed_chunked_body_met_by_the_app_is_400(gunicorn):
     port, _ = gunicorn
     request = (b"POST /v1/games HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
                b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
-    status, headers, body = _exchange(port, request)
+    status, headers, body = exchange(port, request)
     assert status == 400, body[:300]
     assert headers["content-type"] == "application/problem+json"
     assert json.loads(body)["code"] == "INVALID_REQUEST"
@@ -86,8 +73,8 @@ def test_a_malformed_chunked_body_met_by_the_app_is_400(gunicorn):
 def test_gunicorn_still_logs_its_refusals_and_serves_the_next_request(gunicorn):
     port, log = gunicorn
     logged = len(log.read_text())
-    assert _exchange(port, b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: t\r\n\r\n")[0] == 414
-    assert _exchange(port, b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")[0] == 200
+    assert exchange(port, b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: t\r\n\r\n")[0] == 414
+    assert exchange(port, b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")[0] == 200
     deadline = time.monotonic() + 5
     while "Invalid request from ip=127.0.0.1" not in log.read_text()[logged:]:  # this test's, not an earlier one
         assert time.monotonic() < deadline, log.read_text()[-2000:]

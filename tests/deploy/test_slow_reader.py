@@ -17,12 +17,7 @@ import pytest
 import requests
 import sqlalchemy as sa
 
-from harness import nginx
-from harness.nginx import stack
-from harness.ports import free_ports, port_range
-from harness.redis import REDIS_URL, RedisKeys
-from harness.redis import reachable as redis_unreachable
-from tests.databases import missing, scratch_postgres
+from tests.deploy.conftest import deployed_stack, stack_ports
 from tests.deploy.test_stack import _long_wins
 
 STREAM_SECONDS = 3
@@ -30,26 +25,9 @@ STREAM_SECONDS = 3
 
 @pytest.fixture(scope="module")
 def unspooled(tmp_path_factory):
-    if not nginx.installed():
-        missing("nginx is not installed (apt-get install nginx)")
-    unreachable = redis_unreachable()
-    if unreachable:
-        missing(unreachable)
-    try:
-        ports = free_ports(3, port_range("STACK_TEST_PORTS") or (18080, 18099))
-    except RuntimeError as error:
-        missing(str(error))
-    with scratch_postgres("solitaire_slow") as url, RedisKeys("slow-test") as keys:
-        settings = stack.StackSettings(port=ports[0], app_ports=ports[1:], run_dir=tmp_path_factory.mktemp("slow"),
-                                       database_url=url, redis_url=REDIS_URL, workers=1, threads=2,
-                                       feed_spool="0", client_timeout=60,
-                                       environment={"RATELIMIT_KEY_PREFIX": keys.prefix,
-                                                    "FEED_STREAM_SECONDS": str(STREAM_SECONDS)})
-        stack.up(settings)
-        try:
-            yield settings
-        finally:
-            stack.down(settings.run_dir)
+    with deployed_stack(tmp_path_factory, "slow", stack_ports(3), threads=2, feed_spool="0", client_timeout=60,
+                        environment={"FEED_STREAM_SECONDS": str(STREAM_SECONDS)}) as settings:
+        yield settings
 
 
 def _snapshots(engine) -> int:

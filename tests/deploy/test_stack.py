@@ -28,11 +28,9 @@ import requests
 
 from harness import ROOT, nginx
 from harness.nginx import stack
-from harness.ports import free_ports, port_range
-from harness.redis import REDIS_URL, RedisKeys
-from harness.redis import reachable as redis_unreachable
 from tests.api.test_concurrency import act_concurrently
-from tests.databases import missing, scratch_postgres
+from tests.databases import missing
+from tests.deploy.conftest import deployed_stack, exchange, stack_ports
 from tests.web.conftest import launched_chromium
 
 WRITE_LIMIT = 120
@@ -42,11 +40,7 @@ STALL_SECONDS = float(os.environ.get("STACK_STALL_SECONDS", "20"))
 
 @pytest.fixture(scope="module")
 def ports():
-    within = port_range("STACK_TEST_PORTS") or (18080, 18099)
-    try:
-        return free_ports(6, within)
-    except RuntimeError as error:
-        missing(str(error))
+    return stack_ports(6)
 
 
 @pytest.fixture(scope="module")
@@ -59,28 +53,16 @@ def front_origins(ports):
 @pytest.fixture(scope="module")
 def running(ports, front_origins, tmp_path_factory):
     """The stack; its value is the StackSettings it runs with."""
-    if not nginx.installed():
-        missing("nginx is not installed (apt-get install nginx)")
-    unreachable = redis_unreachable()
-    if unreachable:
-        missing(unreachable)
-    with scratch_postgres("solitaire_stack") as url, RedisKeys("stack-test") as keys:
-        settings = stack.StackSettings(
-            port=ports[0], app_ports=ports[1:3], run_dir=tmp_path_factory.mktemp("stack"), database_url=url,
-            redis_url=REDIS_URL, workers=1, threads=4, client_timeout=10,
+    with deployed_stack(
+            tmp_path_factory, "stack", ports, threads=4, client_timeout=10,
             # nginx's per-address rates out of the way of the app's limits tested here; the
             # solver's stays as deployed (test_a_hint_flood_is_refused_by_nginx).
             rate=10_000, burst=10_000, write_rate=10_000, write_burst=10_000, create_rate=100_000,
             create_burst=10_000,
-            environment={"RATELIMIT_KEY_PREFIX": keys.prefix,
-                         "RATELIMIT_DEFAULT": "100000 per minute",
+            environment={"RATELIMIT_DEFAULT": "100000 per minute",
                          "RATELIMIT_WRITE": f"{WRITE_LIMIT} per {WRITE_WINDOW} seconds",
-                         "CORS_ORIGINS": front_origins["allowed"]})
-        stack.up(settings)
-        try:
-            yield settings
-        finally:
-            stack.down(settings.run_dir)
+                         "CORS_ORIGINS": front_origins["allowed"]}) as settings:
+        yield settings
 
 
 @pytest.fixture(scope="module")
@@ -334,18 +316,6 @@ def test_concurrent_actions_over_both_instances_stay_serialized(running, base):
 # ---- what nginx answers itself ----------------------------------------------------------
 
 
-def _raw(port: int, data: bytes) -> tuple[int, dict, bytes]:
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        sock.sendall(data)
-        chunks = []
-        while chunk := sock.recv(65536):
-            chunks.append(chunk)
-    head, _, body = b"".join(chunks).partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
-    return int(lines[0].split()[1]), headers, body
-
-
 def _assert_problem(status: int, headers: dict, body: bytes, expected: int, code: str) -> dict:
     assert status == expected, body[:300]
     assert headers["content-type"].startswith("application/problem+json"), headers
@@ -368,14 +338,14 @@ def _assert_problem(status: int, headers: dict, body: bytes, expected: int, code
 ], ids=["10KB-request-line", "100KB-headers", "garbage-line", "bad-version", "unknown-coding",
         "large-body"])
 def test_requests_nginx_refuses_get_problem_json(running, request_bytes, expected, code):
-    _assert_problem(*_raw(running.port, request_bytes), expected, code)
+    _assert_problem(*exchange(running.port, request_bytes), expected, code)
 
 
 def test_nginx_problems_speak_the_clients_language(running):
-    status, headers, body = _raw(running.port, b"GET /v1/rules?x=" + b"a" * 5000 + b" HTTP/1.1\r\nHost: s\r\n\r\n")
+    status, headers, body = exchange(running.port, b"GET /v1/rules?x=" + b"a" * 5000 + b" HTTP/1.1\r\nHost: s\r\n\r\n")
     assert status == 414  # the request line is refused before its headers are read: English
-    status, headers, body = _raw(running.port, b"POST /v1/games HTTP/1.1\r\nHost: s\r\nAccept-Language: de\r\n"
-                                 b"Content-Length: 20000\r\nConnection: close\r\n\r\n" + b" " * 20000)
+    status, headers, body = exchange(running.port, b"POST /v1/games HTTP/1.1\r\nHost: s\r\nAccept-Language: de\r\n"
+                                     b"Content-Length: 20000\r\nConnection: close\r\n\r\n" + b" " * 20000)
     problem = _assert_problem(status, headers, body, 413, "PAYLOAD_TOO_LARGE")
     assert headers["content-language"] == "de" and "Grenze" in problem["detail"]
 

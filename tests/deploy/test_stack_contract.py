@@ -12,21 +12,17 @@
 from __future__ import annotations
 
 import json
-import socket
 
 import pytest
 import requests
 import yaml
 
-from harness import edge_contract, nginx
+from harness import edge_contract
 from harness.nginx import stack
-from harness.ports import free_ports, port_range
-from harness.redis import REDIS_URL, RedisKeys
-from harness.redis import reachable as redis_unreachable
 from service.api.problem_schemas import EDGE_CODES
 from tests.contract.conformance import _resolve, _validate
 from tests.contract.tools import OPENAPI
-from tests.databases import missing, scratch_postgres
+from tests.deploy.conftest import deployed_stack, exchange, stack_ports
 
 METHODS = ("get", "put", "post", "delete", "patch")
 
@@ -80,24 +76,8 @@ def test_every_operation_declares_what_nginx_answers_with_the_body_it_sends():
 @pytest.fixture(scope="module")
 def edge(tmp_path_factory):
     """A stack with nginx's deployed rates (its 429s answered at once: no tarpit to wait for)."""
-    if not nginx.installed():
-        missing("nginx is not installed (apt-get install nginx)")
-    unreachable = redis_unreachable()
-    if unreachable:
-        missing(unreachable)
-    try:
-        ports = free_ports(3, port_range("STACK_TEST_PORTS") or (18080, 18099))
-    except RuntimeError as error:
-        missing(str(error))
-    with scratch_postgres("solitaire_edge") as url, RedisKeys("edge-test") as keys:
-        settings = stack.StackSettings(port=ports[0], app_ports=ports[1:], run_dir=tmp_path_factory.mktemp("edge"),
-                                       database_url=url, redis_url=REDIS_URL, workers=1, refused_rate=0,
-                                       environment={"RATELIMIT_KEY_PREFIX": keys.prefix})
-        stack.up(settings)
-        try:
-            yield settings
-        finally:
-            stack.down(settings.run_dir)
+    with deployed_stack(tmp_path_factory, "edge", stack_ports(3), refused_rate=0) as settings:
+        yield settings
 
 
 def test_schemathesis_through_the_stack_finds_no_failure(edge):
@@ -106,20 +86,10 @@ def test_schemathesis_through_the_stack_finds_no_failure(edge):
     assert statuses[200] and statuses[404], statuses
 
 
-def _raw(port: int, data: bytes) -> tuple[int, bytes]:
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        sock.sendall(data)
-        chunks = []
-        while chunk := sock.recv(65536):
-            chunks.append(chunk)
-    head, _, body = b"".join(chunks).partition(b"\r\n\r\n")
-    return int(head.split()[1]), body
-
-
 def test_a_long_header_and_nginx_rate_refusal_validate_against_the_contract(edge):
     spec = yaml.safe_load(OPENAPI.read_text(encoding="utf-8"))
     rules = spec["paths"]["/v1/rules"]["get"]
-    status, body = _raw(edge.port, b"GET /v1/rules HTTP/1.1\r\nHost: s\r\nConnection: close\r\nAccept-Language: "
+    status, _, body = exchange(edge.port, b"GET /v1/rules HTTP/1.1\r\nHost: s\r\nConnection: close\r\nAccept-Language: "
                         + b"d" * 5000 + b"\r\n\r\n")
     assert status == 431
     assert not _validate(_declared(spec, rules, 431), json.loads(body), "431")

@@ -15,7 +15,7 @@ from service.engine import Game, GameCode
 from service.engine.deal import DEAL_COUNT
 from service.solver import fast, lines, schedule
 from service.solver.search import Budget, Searcher
-from tests.solver.test_solver import position, random_endgame, replay_wins
+from tests.solver.test_solver import position, random_endgame, random_play, replay_wins
 
 pytestmark = pytest.mark.skipif(fast.BACKEND != "c", reason="the C core is not built (pip install -e .)")
 
@@ -34,11 +34,7 @@ def _positions(rng: random.Random, draw: int, count: int):
     for n in range(count):
         game = Game.from_code(GameCode(draw=draw, deal=rng.randrange(DEAL_COUNT)))
         if n % 3 == 1:
-            for _ in range(rng.randint(5, 60)):
-                actions = [a for a in game.legal_actions() if a.kind != "undo"]
-                if not actions:
-                    break
-                game.apply(rng.choice(actions))
+            game = random_play(game, rng)
         elif n % 3 == 2:
             game = random_endgame(rng, rng.randint(8, 13), draw)  # at most 13: one suit may be all that is left
         yield game

@@ -17,7 +17,7 @@ from service.engine.deal import DEAL_COUNT
 from service.solver import fast, solve
 from service.solver.search import PARENTS, RANK, SUIT, Budget, Searcher, doomed
 from tests.solver.test_combined import interaction_endgame, ordered
-from tests.solver.test_solver import TooLarge, random_endgame, tight_endgame
+from tests.solver.test_solver import TooLarge, random_endgame, random_play, tight_endgame
 
 KING = 12
 EXAMPLE = "TF1-D3N-SFEKBMA"  # column t2 is TS 9D; our winning line opens with t2>t7, moving both onto JD
@@ -265,11 +265,7 @@ def test_the_c_search_is_the_python_search_under_the_variant(draw):
     for n in range(90):
         game = Game.from_code(GameCode(draw=draw, deal=rng.randrange(DEAL_COUNT)), KLONDIKE)
         if n % 3 == 1:
-            for _ in range(rng.randint(5, 60)):
-                actions = [a for a in game.legal_actions() if a.kind != "undo"]
-                if not actions:
-                    break
-                game.apply(rng.choice(actions))
+            game = random_play(game, rng)
         elif n % 3 == 2:
             game = face_down(interaction_endgame(rng, draw), rng)
         for options in ({}, {"whole_groups": True, "pending": True, "low_autoplay": True}, {"streamline": True},

@@ -132,6 +132,16 @@ def random_endgame(rng: random.Random, cards_left: int, draw: int) -> Game:
     return position(tableau, foundations, stock, waste, draw)
 
 
+def random_play(game: Game, rng: random.Random) -> Game:
+    """``game`` after 5 to 60 random actions, never an undo (fewer where it runs out of moves)."""
+    for _ in range(rng.randint(5, 60)):
+        actions = [a for a in game.legal_actions() if a.kind != "undo"]
+        if not actions:
+            break
+        game.apply(rng.choice(actions))
+    return game
+
+
 def check(game: Game, solution: Solution) -> None:
     """Every winnable line the tests see must win in the engine."""
     assert solution.verdict in ("winnable", "unwinnable", "unknown")
@@ -475,12 +485,7 @@ def test_positions_from_random_play(draw):
     rng = random.Random(50 + draw)
     decided = 0
     for deal in range(12):
-        game = Game.from_code(GameCode(draw=draw, deal=rng.randrange(26**7)))
-        for _ in range(rng.randint(5, 60)):
-            actions = [a for a in game.legal_actions() if a.kind != "undo"]
-            if not actions:
-                break
-            game.apply(rng.choice(actions))
+        game = random_play(Game.from_code(GameCode(draw=draw, deal=rng.randrange(26**7))), rng)
         solution = solve(game, budget_ms=400)
         check(game, solution)
         decided += solution.verdict != "unknown"

@@ -7,8 +7,12 @@ from flask import has_request_context
 
 from service.solver.cache import LocalCache
 from service.solver.hints import SolverGate
+from service.usecases import games
+from service.usecases.games import NewGame
 from service.usecases.idempotency import Idempotency, StoredAnswer
 from service.usecases.solving import Solving
+
+FIRST_DEAL = "TF1-D1N-AAAAAAA"  # the README's first deal: t7 to its foundation is an ace
 
 
 @pytest.fixture
@@ -29,3 +33,9 @@ def kept(key: str, body: str = "{}", endpoint: str = "/here") -> Idempotency:
     """An Idempotency whose answer is the outcome's repr: what the use case kept is visible in a replay."""
     return Idempotency(key, lambda: f"fingerprint of {body}",
                        lambda outcome: StoredAnswer(200, [], repr(outcome).encode()), endpoint=endpoint)
+
+
+def new_game(solving: Solving, code: str = FIRST_DEAL) -> tuple[str, str]:
+    """A game of ``code`` dealt to no player, as the use cases deal it: its id and its token."""
+    dealt = games.deal(NewGame(code=code), player_token=None, solving=solving)
+    return dealt.record.id, dealt.token

@@ -8,19 +8,11 @@ from service.engine import Action, Rejection
 from service.usecases import actions, games
 from service.usecases.actions import GameWrite, Played, Replayed, play
 from service.usecases.errors import ServiceError
-from service.usecases.games import NewGame
-from tests.usecases.conftest import kept
-
-CODE = "TF1-D1N-AAAAAAA"  # the README's first deal: t7 to its foundation is an ace
-
-
-def _game(solving):
-    dealt = games.deal(NewGame(code=CODE), player_token=None, solving=solving)
-    return dealt.record.id, dealt.token
+from tests.usecases.conftest import kept, new_game
 
 
 def test_an_action_is_applied_stored_and_answered(context, solving):
-    game_id, token = _game(solving)
+    game_id, token = new_game(solving)
     played = play(GameWrite(game_id, token), Action.move("t7", "foundation"))
     assert isinstance(played, Played)
     assert played.record.version == played.game.version == 1 and played.record.score == 10
@@ -30,7 +22,7 @@ def test_an_action_is_applied_stored_and_answered(context, solving):
 
 
 def test_the_checks_come_in_their_order_before_the_body(context, solving):
-    game_id, token = _game(solving)
+    game_id, token = new_game(solving)
     malformed = ServiceError("INVALID_REQUEST", errors={"from": ["Not a pile."]})
     with pytest.raises(ServiceError) as missing:
         play(GameWrite("nosuchgame", token), malformed)
@@ -52,7 +44,7 @@ def test_the_checks_come_in_their_order_before_the_body(context, solving):
 
 
 def test_a_rule_rejection_is_raised_and_changes_nothing(context, solving):
-    game_id, token = _game(solving)
+    game_id, token = new_game(solving)
     with pytest.raises(Rejection) as rejected:
         play(GameWrite(game_id, token), Action.recycle())
     assert rejected.value.code == "STOCK_NOT_EMPTY"
@@ -60,7 +52,7 @@ def test_a_rule_rejection_is_raised_and_changes_nothing(context, solving):
 
 
 def test_a_key_replays_the_first_answer_without_the_body_and_refuses_another_body(context, solving):
-    game_id, token = _game(solving)
+    game_id, token = new_game(solving)
     first = play(GameWrite(game_id, token, idempotency=kept("k1")), Action.draw())
     assert isinstance(first, Played) and first.record.version == 1
     # A retry: the stored answer, whatever its body says now (here a refusal it never raises).
@@ -75,7 +67,7 @@ def test_a_key_replays_the_first_answer_without_the_body_and_refuses_another_bod
 
 
 def test_a_rejection_with_a_key_is_kept_then_raised(context, solving):
-    game_id, token = _game(solving)
+    game_id, token = new_game(solving)
     with pytest.raises(Rejection) as rejected:
         play(GameWrite(game_id, token, idempotency=kept("r1")), Action.recycle())
     again = play(GameWrite(game_id, token, idempotency=kept("r1")), Action.recycle())
@@ -83,7 +75,7 @@ def test_a_rejection_with_a_key_is_kept_then_raised(context, solving):
 
 
 def test_the_steps_stand_alone_for_a_batch_of_actions(context, solving):
-    game_id, token = _game(solving)
+    game_id, token = new_game(solving)
     actions.check_version(3, None)
     actions.check_version(3, '"1", "3"')
     actions.check_version(3, "*")

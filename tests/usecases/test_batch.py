@@ -9,19 +9,11 @@ from service.usecases import games
 from service.usecases.actions import GameWrite, Played, Replayed
 from service.usecases.batch import Refused, Stale, parse_batch, play_batch
 from service.usecases.errors import ServiceError
-from service.usecases.games import NewGame
-from tests.usecases.conftest import kept
-
-CODE = "TF1-D1N-AAAAAAA"  # the README's first deal: t7 to its foundation is an ace
-
-
-def _game(solving):
-    dealt = games.deal(NewGame(code=CODE), player_token=None, solving=solving)
-    return dealt.record.id, dealt.token
+from tests.usecases.conftest import kept, new_game
 
 
 def test_a_batch_is_applied_once_and_stored_in_order(context, solving):
-    game_id, token = _game(solving)
+    game_id, token = new_game(solving)
     played = play_batch(GameWrite(game_id, token, '"0"'), parse_batch(["t7>foundation", "draw", "undo", "draw"]))
     assert isinstance(played, Played) and played.record.version == played.game.version == 4
     assert played.record.score == 10
@@ -31,7 +23,7 @@ def test_a_batch_is_applied_once_and_stored_in_order(context, solving):
 
 
 def test_the_checks_come_first_and_nothing_is_stored_on_a_refusal(context, solving):
-    game_id, token = _game(solving)
+    game_id, token = new_game(solving)
     with pytest.raises(ServiceError, match="IF_MATCH_REQUIRED"):
         play_batch(GameWrite(game_id, token), [Action.draw()])
     with pytest.raises(ServiceError, match="FORBIDDEN"):
@@ -46,7 +38,7 @@ def test_the_checks_come_first_and_nothing_is_stored_on_a_refusal(context, solvi
 
 
 def test_a_stale_base_lists_the_actions_since(context, solving):
-    game_id, token = _game(solving)
+    game_id, token = new_game(solving)
     play_batch(GameWrite(game_id, token, '"0"'), parse_batch(["draw", "draw"]))
     play_batch(GameWrite(game_id, token, '"2"'), parse_batch(["undo"]))
     with pytest.raises(Stale) as stale:
@@ -57,7 +49,7 @@ def test_a_stale_base_lists_the_actions_since(context, solving):
 
 
 def test_a_repeated_key_is_replayed_not_applied(context, solving):
-    game_id, token = _game(solving)
+    game_id, token = new_game(solving)
     first = play_batch(GameWrite(game_id, token, '"0"', kept("k")), parse_batch(["draw", "draw"]))
     again = play_batch(GameWrite(game_id, token, '"0"', kept("k")), parse_batch(["draw", "draw"]))
     assert isinstance(first, Played) and isinstance(again, Replayed)
