@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from functools import cache
 
-from sqlalchemy import Integer, and_, bindparam, func, literal_column, or_, select
+from sqlalchemy import Integer, and_, bindparam, literal_column, or_, select
 from sqlalchemy.engine import Connection
 
 from .driver import DriverStatement
-from .feed import BOARD_FILTERS, filter_shape, filter_terms
+from .feed import BOARD_FILTERS, count_of, filter_shape, filter_terms
 from .models import GameRow, PlayerRow
 
 #: A cursor's position: bound as :score, :moves, :ms, :finished and :game.
@@ -94,10 +94,9 @@ def page_statement(filters: tuple[str, ...], after: bool):
     query = (select(*ENTRY_COLUMNS).select_from(_GAMES.outerjoin(_PLAYERS, _PLAYERS.c.id == _G.player_id))
              .where(*terms).order_by(*ORDER).limit(bindparam("rows", type_=Integer)))
     if after:
-        counted = select(func.count()).select_from(_GAMES)
         query = query.add_columns(
-            counted.where(*terms, _at_or_before()).scalar_subquery().label("ahead"),
-            counted.where(*terms, _better()).scalar_subquery().label("better"),
+            count_of(filters, _at_or_before()).label("ahead"),
+            count_of(filters, _better()).label("better"),
         ).where(_after())
     return query
 
