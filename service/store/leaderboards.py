@@ -10,7 +10,8 @@ nor repeats an entry while new wins arrive between pages.
 duration_ms)``: one plus the number of entries, under the same filters, that are
 strictly better. The first page needs no count; on a later page two COUNTs over
 the partial index that serves the page (see migration 0002) ride along in the
-page's own statement.
+page's own statement. Under ``timing=server`` each is all wins less the
+client-timed ones (``store.feed.count_of``, migration 0008): index-only both.
 
 Every query repeats ``games.status = 'won'`` as a literal, not a bound
 parameter, so that SQLite and PostgreSQL's generic plans can prove the partial
