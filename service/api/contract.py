@@ -235,6 +235,11 @@ def _add_edge_answers(responses: dict, path: str | None) -> None:
     _add(responses, 504, "GatewayTimeout")
 
 
+#: The operation's key, taken out by :class:`ContractPlugin`, under which ``Blueprint.request_headers`` names
+#: request headers (components/parameters) to document.
+REQUEST_HEADERS_KEY = "x-request-headers"
+
+
 class ContractPlugin(BasePlugin):
     """Completes every operation: operationId, security, Accept-Language, common answers and headers."""
 
@@ -246,6 +251,11 @@ class ContractPlugin(BasePlugin):
                 operation.setdefault("operationId", _operation_id(rule.endpoint, method))
             operation.setdefault("security", [])  # public unless the route says otherwise
             parameters = operation.setdefault("parameters", [])
+            # Headers named by Blueprint.request_headers, after the query's parameters (which a
+            # doc(parameters=...) would have replaced).
+            for header in operation.pop(REQUEST_HEADERS_KEY, ()):
+                if header not in parameters:
+                    parameters.append(header)
             for common in ("AcceptLanguage", "RequestId"):
                 if common not in parameters:
                     parameters.append(common)

@@ -19,7 +19,7 @@ from marshmallow import fields, missing, validate
 from ..telemetry import metrics
 from ..usecases import boards
 from ..usecases.errors import invalid
-from .leaderboards import MOMENT_DOC, NOT_MODIFIED_DOC, MomentField
+from .leaderboards import MOMENT_DOC, NOT_MODIFIED_DOC, MomentField, timing_field
 from .paging import cursor_field, limit_field
 from .present import cache_headers, feed_entry, json_response, known_tags, not_modified
 from .problems import Blueprint
@@ -40,6 +40,7 @@ class FeedQuerySchema(PageQuerySchema):
                           metadata={"description": "Only this draw mode; both when absent."})
     since = MomentField(metadata={"description": f"Wins at or after this moment. {MOMENT_DOC}",
                                   "example": "2026-11-29T00:00:00Z"})
+    timing = timing_field()
     limit = limit_field(load_default=missing, validate=validate.Range(min=1, max=STREAM_LIMIT),
                         metadata={"description": f"A JSON page: 1 to {PAGE_LIMIT}, default 50. An NDJSON "
                                                  f"stream: 1 to {STREAM_LIMIT:,} entries, default "
@@ -125,10 +126,11 @@ class VerificationSchema(StrictSchema):
 @blp.arguments(FeedQuerySchema(), location="query")
 @blp.response(200, FeedPageSchema, headers={"ETag": "BoardETag"})
 @blp.alt_response(304, description=NOT_MODIFIED_DOC, headers={"ETag": "BoardETag"})
-@blp.doc(operationId="listFinishedGames", parameters=["IfNoneMatch"])
+@blp.doc(operationId="listFinishedGames")
+@blp.request_headers("IfNoneMatch")
 @blp.alt_response(200, schema={"oneOf": [FeedEntrySchema, FeedEndSchema]}, content_type=NDJSON,
                   description="A page (JSON), or a stream of entries then the resume line (NDJSON).")
-@blp.problem(400, "INVALID_REQUEST: a malformed draw, since, limit or cursor (see `errors`).")
+@blp.problem(400, "INVALID_REQUEST: a malformed draw, since, timing, limit or cursor (see `errors`).")
 def finished_games(query):
     """List finished games in the order they finished
 
@@ -152,11 +154,14 @@ def finished_games(query):
     snapshot for it longer). A stream without that last line was cut short: resume
     from your previous cursor (entries are keyed by `id`).
 
+    `timing=server` lists only the games the server timed, `timing=client` only
+    games born offline (send the same filters with each `cursor`).
+
     JSON pages carry an `ETag` that changes exactly when a new win enters the feed
-    (under its `draw` and `since`), and `Cache-Control: public, max-age=N`;
+    (under its `draw`, `since` and `timing`), and `Cache-Control: public, max-age=N`;
     `If-None-Match` with the current tag answers 304.
     """
-    filters = {"draw": query.get("draw"), "since": query.get("since")}
+    filters = {"draw": query.get("draw"), "since": query.get("since"), "timing": query.get("timing")}
     cursor = query.get("cursor")
     config = current_app.config
     if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:

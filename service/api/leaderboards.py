@@ -48,6 +48,16 @@ class MomentField(fields.String):
 
 
 MOMENT_DOC = "ISO 8601 date-time with a time zone (e.g. `2026-11-29T18:00:00Z`) or a date (midnight UTC)."
+#: The values of the ``timing`` filter, and of every entry's ``timing`` (``store.feed.TIMINGS``).
+TIMING_CHOICES = ["server", "client"]
+
+
+def timing_field() -> fields.String:
+    """The ``timing`` filter of a board or of the feed: absent, every game."""
+    return fields.String(validate=validate.OneOf(TIMING_CHOICES), metadata={"description": (
+        "Only games timed this way: `server` (the server timed the game from its deal) or `client` (a game "
+        "born offline, timed by its client's report); every game when absent. Send it again with each "
+        "`cursor`: a cursor is a position, valid under any filter.")})
 
 
 class DealBoardQuerySchema(PageQuerySchema):
@@ -57,6 +67,7 @@ class DealBoardQuerySchema(PageQuerySchema):
                                   "example": "2026-11-30"})
     player = fields.String(validate=validate.Regexp(ID_PATTERN, error="Not a player id."),
                            metadata={"description": "Only this player's wins (an unknown player is 404)."})
+    timing = timing_field()
 
 
 class BoardQuerySchema(DealBoardQuerySchema):
@@ -107,7 +118,8 @@ class DailySchema(StrictSchema):
 
 
 def _board(query: dict, **fixed):
-    filters = {**fixed, "player": query.get("player"), "since": query.get("since"), "until": query.get("until")}
+    filters = {**fixed, "player": query.get("player"), "since": query.get("since"), "until": query.get("until"),
+               "timing": query.get("timing")}
     config = current_app.config
     page = boards.board(filters, query.get("cursor"), query["limit"], known_tags=known_tags(),
                         settle_ms=config["FEED_SETTLE_MS"], remember_tags=config["BOARD_TAG_CACHE"])
@@ -119,7 +131,10 @@ def _board(query: dict, **fixed):
 _RANKING_DOC = """Won games only, best first: score (highest), moves (fewest), time to win
 (shortest), then the earliest win. `rank` is competition ranking ("1224") over
 score, moves and time, correct on every page. `since` (inclusive) and `until`
-(exclusive) filter on the moment of the win. `player` keeps one player's wins;
+(exclusive) filter on the moment of the win. `timing=server` keeps the games the
+server timed (leaving out games born offline, whose time their client reported),
+`timing=client` only those; ranks are then counted within the filtered board.
+`player` keeps one player's wins;
 an unknown player id is 404 `PLAYER_NOT_FOUND` (a typo should not look like a
 player without wins). Pages are keyset cursors: wins arriving between two pages
 never make an entry repeat or vanish (they appear in their place, and the ranks
@@ -144,8 +159,8 @@ def _ranked(view):
 @blp.arguments(BoardQuerySchema(), location="query")
 @blp.response(200, LeaderboardPageSchema, headers={"ETag": "BoardETag"})
 @blp.alt_response(304, description=NOT_MODIFIED_DOC, headers={"ETag": "BoardETag"})
-@blp.doc(parameters=["IfNoneMatch"])
-@blp.problem(400, "INVALID_REQUEST: a malformed draw, since, until, limit or cursor (see `errors`).")
+@blp.request_headers("IfNoneMatch")
+@blp.problem(400, "INVALID_REQUEST: a malformed draw, since, until, timing, limit or cursor (see `errors`).")
 @blp.problem(404, "PLAYER_NOT_FOUND: the `player` filter names no player.")
 @blp.doc(operationId="getLeaderboard")
 @_ranked
@@ -158,8 +173,8 @@ def leaderboard(query):
 @blp.arguments(DealBoardQuerySchema(), location="query")
 @blp.response(200, LeaderboardPageSchema, headers={"ETag": "BoardETag"})
 @blp.alt_response(304, description=NOT_MODIFIED_DOC, headers={"ETag": "BoardETag"})
-@blp.doc(parameters=["IfNoneMatch"])
-@blp.problem(400, "INVALID_REQUEST: a malformed since, until, limit or cursor (see `errors`).")
+@blp.request_headers("IfNoneMatch")
+@blp.problem(400, "INVALID_REQUEST: a malformed since, until, timing, limit or cursor (see `errors`).")
 @blp.problem(404, "PLAYER_NOT_FOUND: the `player` filter names no player.")
 @blp.problem(422, "INVALID_GAME_CODE: the path holds no game code.")
 @blp.doc(operationId="getDealLeaderboard")

@@ -20,7 +20,7 @@ from ..problem_codes import PARAMS, STATUS
 from ..store.db import database_unavailable
 from ..telemetry import metrics, request_ids
 from ..usecases.errors import ServiceError
-from .contract import ContractPlugin, ref_attribute, register_components
+from .contract import REQUEST_HEADERS_KEY, ContractPlugin, ref_attribute, register_components
 from .links import LinksPlugin
 from .problem_schemas import PROBLEM_MEDIA_TYPE, problem_document, problem_schema_ref
 
@@ -197,6 +197,11 @@ class Blueprint(SmorestBlueprint):
     def parse_body(self, schema) -> dict:
         """The request's JSON body loaded by ``schema`` (one instance for every request), as :meth:`arguments` would."""
         return self.ARGUMENTS_PARSER.parse(schema, location="json")
+
+    def request_headers(self, *names: str):
+        """Document request headers (components/parameters of ``service.api.contract``) after the query's
+        parameters: ``doc(parameters=[...])`` replaces the list, and with it what :meth:`arguments` put there."""
+        return self.doc(**{REQUEST_HEADERS_KEY: list(names)})
 
     def problem(self, status: int, description: str, schema: dict | None = None):
         """Document an error answer of this endpoint as problem+json, typed by the codes of ``status``

@@ -47,6 +47,15 @@ BOARD_FILTERS = {
     "since": lambda: _G.finished_at >= bindparam("since"),
     "until": lambda: _G.finished_at < bindparam("until"),
 }
+#: The ``timing`` filter (a board's or the feed's): how a game was timed, "server" or "client" (a
+#: game born offline). No bound parameter: each value is its own literal condition, part of the
+#: statement's shape (``timing=server`` after the bound filters' names), so that a planner can
+#: prove that the partial indexes of client-timed wins (migration 0008) apply.
+TIMINGS = {
+    "server": lambda: _G.client_started_at.is_(None),
+    "client": lambda: _G.client_started_at.is_not(None),
+}
+_CONDITIONS = {**BOARD_FILTERS, **{f"timing={value}": condition for value, condition in TIMINGS.items()}}
 FEED_COLUMNS = (_G.id, _G.code, _G.draw, _G.player_id, _PLAYERS.c.name, _G.score, _G.moves, _G.undos, _G.hints,
                 _G.duration_ms, _G.finished_at, _G.line, _G.client_started_at)
 #: Bumped whenever the JSON of a board or feed entry changes shape: old tags must not match.
@@ -76,8 +85,43 @@ def _each_attempt_checks_out_its_own() -> None:
     """Nothing to end before a read runs again: the failed attempt's connection is closed."""
 
 
-def _shape(params: dict) -> tuple[str, ...]:
-    return tuple(name for name in BOARD_FILTERS if params.get(name) is not None)
+def filter_shape(filters: dict) -> tuple[tuple[str, ...], dict]:
+    """The statement's shape for ``filters`` (None: absent) and their bound parameters.
+
+    The shape names the bound filters present, in :data:`BOARD_FILTERS` order, then
+    ``timing=<value>`` when ``filters["timing"]`` is set (:data:`TIMINGS`).
+    """
+    params = {name: filters[name] for name in BOARD_FILTERS if filters.get(name) is not None}
+    shape = tuple(params)
+    timing = filters.get("timing")
+    if timing is not None:
+        if timing not in TIMINGS:
+            raise ValueError(f"not a timing: {timing!r}")
+        shape += (f"timing={timing}",)
+    return shape, params
+
+
+def filter_terms(shape: tuple[str, ...]) -> list:
+    """The conditions of a shape (:func:`filter_shape`), after ``status = 'won'``."""
+    return [WON, *(_CONDITIONS[name]() for name in shape)]
+
+
+def count_of(shape: tuple[str, ...], *conditions):
+    """How many won games of a shape meet ``conditions``, as a scalar subquery.
+
+    Under ``timing=server``: all of them less the client-timed ones. Both are index-only
+    scans (a board's partial index; the partial index of client-timed wins, migration
+    0008), where counting the server-timed ones directly would visit each row in the
+    table: PostgreSQL then preferred a sequential scan for a tag's recent wins.
+    """
+    if "timing=server" in shape:
+        rest = tuple(name for name in shape if name != "timing=server")
+        return _count(rest, conditions) - _count((*rest, "timing=client"), conditions)
+    return _count(shape, conditions)
+
+
+def _count(shape: tuple[str, ...], conditions: tuple):
+    return select(func.count()).select_from(_GAMES).where(*filter_terms(shape), *conditions).scalar_subquery()
 
 
 # -- the feed ---------------------------------------------------------------------------
@@ -90,7 +134,7 @@ def feed_statement(filters: tuple[str, ...], after: bool, limited: bool):
     Built once per shape and reused, values bound at execution. ``:rows`` caps a
     page (limit + 1, to know whether another follows); a stream has no cap.
     """
-    terms = [WON, *(BOARD_FILTERS[name]() for name in filters), _G.finished_at < bindparam("horizon")]
+    terms = [*filter_terms(filters), _G.finished_at < bindparam("horizon")]
     if after:
         # Typed: inside a tuple the column's type is not inferred (SQLite would compare other text).
         terms.append(tuple_(_G.finished_at, _G.id) > tuple_(bindparam("at", type_=_G.finished_at.type),
@@ -109,8 +153,8 @@ def horizon(settle_ms: int, now: datetime | None = None) -> datetime:
 
 def feed_query(filters: dict, after: tuple[datetime, str] | None, until: datetime, rows: int | None):
     """The statement and parameters of a feed read (``rows`` None: to the end)."""
-    params = {name: value for name, value in filters.items() if value is not None}
-    statement = feed_statement(_shape(params), after is not None, rows is not None)
+    shape, params = filter_shape(filters)
+    statement = feed_statement(shape, after is not None, rows is not None)
     params["horizon"] = until
     if after is not None:
         params["at"], params["game"] = after
@@ -168,14 +212,12 @@ def _execute_streamed(engine: Engine, statement, params: dict, batch: int):
 @cache
 def tag_statement(filters: tuple[str, ...], postgresql: bool):
     """A board's latest win, and on PostgreSQL how many of its wins are within ``:lag`` of it."""
-    terms = [WON, *(BOARD_FILTERS[name]() for name in filters)]
+    terms = filter_terms(filters)
     latest = (select(_G.finished_at, _G.id).where(*terms)
               .order_by(_G.finished_at.desc(), _G.id.desc()).limit(1).subquery("latest"))
     if not postgresql:
         return select(latest.c.finished_at, latest.c.id)
-    recent = (select(func.count()).select_from(_GAMES)
-              .where(*terms, _G.finished_at >= latest.c.finished_at - bindparam("lag", type_=Interval))
-              .scalar_subquery())
+    recent = count_of(filters, _G.finished_at >= latest.c.finished_at - bindparam("lag", type_=Interval))
     return select(latest.c.finished_at, latest.c.id, recent)
 
 
@@ -185,14 +227,20 @@ def _tag(filters: tuple[str, ...], postgresql: bool) -> DriverStatement:
 
 
 def board_tag(connection: Connection, filters: dict, settle_ms: int) -> tuple[str, bool]:
-    """The ETag of a board (its filters: draw, code, player, since, until) and whether it has no win."""
-    params = {name: value for name, value in filters.items() if value is not None}
+    """The ETag of a board (its filters: draw, code, player, since, until, timing) and whether it has no win.
+
+    A ``timing`` filter is part of the tag: a board of server-timed wins whose latest win is
+    also the whole board's latest does not share the whole board's tag (nor a 304 for it).
+    """
+    shape, params = filter_shape(filters)
     postgresql = connection.dialect.name == "postgresql"
     if postgresql:
         params["lag"] = timedelta(milliseconds=settle_ms)
-    row = _tag(_shape(params), postgresql).first(connection, params)
+    row = _tag(shape, postgresql).first(connection, params)
     latest = None if row is None else [row[0].astimezone(UTC).isoformat(), *(str(value) for value in row[1:])]
     key = "empty" if latest is None else "|".join(latest)
+    if filters.get("timing") is not None:
+        key = f"{key}|timing={filters['timing']}"
     digest = hashlib.blake2b(f"{REPRESENTATION}|{key}".encode(), digest_size=10).hexdigest()
     return f'"{digest}"', row is None
 

@@ -10,7 +10,8 @@ nor repeats an entry while new wins arrive between pages.
 duration_ms)``: one plus the number of entries, under the same filters, that are
 strictly better. The first page needs no count; on a later page two COUNTs over
 the partial index that serves the page (see migration 0002) ride along in the
-page's own statement.
+page's own statement. Under ``timing=server`` each is all wins less the
+client-timed ones (``store.feed.count_of``, migration 0008): index-only both.
 
 Every query repeats ``games.status = 'won'`` as a literal, not a bound
 parameter, so that SQLite and PostgreSQL's generic plans can prove the partial
@@ -21,12 +22,12 @@ from __future__ import annotations
 
 from functools import cache
 
-from sqlalchemy import Integer, and_, bindparam, func, literal_column, or_, select
+from sqlalchemy import Integer, and_, bindparam, literal_column, or_, select
 from sqlalchemy.engine import Connection
 
 from .driver import DriverStatement
-from .feed import BOARD_FILTERS
-from .models import WON, GameRow, PlayerRow
+from .feed import BOARD_FILTERS, count_of, filter_shape, filter_terms
+from .models import GameRow, PlayerRow
 
 #: A cursor's position: bound as :score, :moves, :ms, :finished and :game.
 CURSOR_KEYS = ("score", "moves", "ms", "finished", "game")
@@ -36,7 +37,8 @@ _G = _GAMES.c
 ORDER = (_G.score.desc(), _G.moves, _G.duration_ms, _G.finished_at, _G.id)
 ENTRY_COLUMNS = (_G.id, _G.code, _G.draw, _G.player_id, _PLAYERS.c.name, _G.score, _G.moves,
                  _G.duration_ms, _G.finished_at, _G.client_started_at)
-#: The filters a board may have, each compared with the bound parameter of its name.
+#: The filters a board may have, each compared with the bound parameter of its name (and ``timing``,
+#: a literal condition: ``store.feed.TIMINGS``).
 FILTERS = BOARD_FILTERS
 _SCORE, _MOVES, _MS, _FINISHED, _GAME = (bindparam(key) for key in CURSOR_KEYS)
 
@@ -77,9 +79,9 @@ def _after():
 
 @cache
 def page_statement(filters: tuple[str, ...], after: bool):
-    """One page of entries for the filters named (in :data:`FILTERS` order), after a cursor or not.
+    """One page of entries for the filters named (``store.feed.filter_shape``), after a cursor or not.
 
-    Built once per shape (at most 2^5 x 2) and reused: the values are bound at
+    Built once per shape (at most 2^5 x 3 x 2) and reused: the values are bound at
     execution (:func:`page_query`), so it is compiled once per dialect (store.driver)
     and no expression tree is built per request. Fetches ``:rows`` = limit + 1 rows,
     to know whether another page follows.
@@ -89,22 +91,21 @@ def page_statement(filters: tuple[str, ...], after: bool):
     time): uncorrelated subqueries, evaluated once, in the same statement and so
     the same snapshot as the page. They rank the page's first entry.
     """
-    terms = [WON, *(FILTERS[name]() for name in filters)]
+    terms = filter_terms(filters)
     query = (select(*ENTRY_COLUMNS).select_from(_GAMES.outerjoin(_PLAYERS, _PLAYERS.c.id == _G.player_id))
              .where(*terms).order_by(*ORDER).limit(bindparam("rows", type_=Integer)))
     if after:
-        counted = select(func.count()).select_from(_GAMES)
         query = query.add_columns(
-            counted.where(*terms, _at_or_before()).scalar_subquery().label("ahead"),
-            counted.where(*terms, _better()).scalar_subquery().label("better"),
+            count_of(filters, _at_or_before()).label("ahead"),
+            count_of(filters, _better()).label("better"),
         ).where(_after())
     return query
 
 
 def page_query(filters: dict, after: dict | None, limit: int):
-    """The statement and parameters of one page: ``filters`` maps names of FILTERS to values (None: absent)."""
-    params = {name: value for name, value in filters.items() if value is not None}
-    shape = tuple(name for name in FILTERS if name in params)
+    """The statement and parameters of one page: ``filters`` maps names of FILTERS and ``timing`` to values
+    (None: absent)."""
+    shape, params = filter_shape(filters)
     if after is not None:
         params.update(after)
     params["rows"] = limit + 1

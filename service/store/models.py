@@ -16,6 +16,7 @@ from sqlalchemy import (
     String,
     Text,
     TypeDecorator,
+    and_,
     literal_column,
 )
 from sqlalchemy.dialects.postgresql import JSONB
@@ -120,6 +121,18 @@ for _name, _prefix in LEADERBOARD_INDEXES.items():
 for _name, _prefix in FINISHED_INDEXES.items():
     Index(_name, *(getattr(GameRow, column) for column in _prefix), GameRow.finished_at, GameRow.id,
           postgresql_where=WON, sqlite_where=WON)
+
+#: Client-timed wins (games born offline): the condition of the two partial indexes below
+#: (migration 0008), literal as well. Boards and the feed with ``timing=client`` read them;
+#: with ``timing=server`` they count all wins less these (``store.feed.count_of``). On
+#: PostgreSQL they carry the equality filters' columns, so that a filtered count is index-only.
+WON_CLIENT_TIMED = and_(WON, GameRow.client_started_at.is_not(None))
+CLIENT_TIMED_INCLUDE = ["draw", "code", "player_id"]
+Index("ix_games_won_client_rank", GameRow.score.desc(), GameRow.moves, GameRow.duration_ms, GameRow.finished_at,
+      GameRow.id, postgresql_where=WON_CLIENT_TIMED, sqlite_where=WON_CLIENT_TIMED,
+      postgresql_include=CLIENT_TIMED_INCLUDE)
+Index("ix_games_won_client_finished", GameRow.finished_at, GameRow.id, postgresql_where=WON_CLIENT_TIMED,
+      sqlite_where=WON_CLIENT_TIMED, postgresql_include=CLIENT_TIMED_INCLUDE)
 
 
 class ActionRow(db.Model):

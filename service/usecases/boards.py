@@ -71,7 +71,7 @@ def names(known_tags: frozenset[str], tag: str) -> bool:
 
 def board(filters: dict, cursor: str | None, limit: int, *, known_tags: frozenset[str] = frozenset(),
           settle_ms: int, remember_tags: bool = True) -> Unchanged | BoardPage:
-    """A leaderboard page (``filters``: draw, code, player, since, until), or :class:`Unchanged`.
+    """A leaderboard page (``filters``: draw, code, player, since, until, timing), or :class:`Unchanged`.
 
     A malformed cursor is 400 even when the board has not changed. An empty board with
     a ``player`` filter is built anyway (its player may not exist: 404).
@@ -133,7 +133,7 @@ def feed_cursor(row) -> str:
 
 def finished_games(filters: dict, cursor: str | None, limit: int, *, known_tags: frozenset[str] = frozenset(),
                    settle_ms: int, remember_tags: bool = True) -> Unchanged | FeedPage:
-    """A page of the feed (``filters``: draw, since), or :class:`Unchanged` when it has no new win."""
+    """A page of the feed (``filters``: draw, since, timing), or :class:`Unchanged` when it has no new win."""
     after = _feed_position(cursor)
     key = ("feed", settle_ms, *_present(filters))
     tags: TagCache = app_tag_cache(remember_tags)

@@ -32,8 +32,8 @@ def add_player(app, name: str = "ann") -> str:
 
 def add_win(app, *, score: int, moves: int = 100, ms: int = 60_000, finished: datetime = T0,
             draw: int = 1, deal: int = 1, player: str | None = None, game_id: str | None = None,
-            status: str = "won") -> str:
-    """A won game row, as the server would have stored it."""
+            status: str = "won", client_started: datetime | None = None) -> str:
+    """A won game row, as the server would have stored it (``client_started``: a game born offline)."""
     code = GameCode(draw=draw, deal=deal)
     game_id = game_id or f"g{next(_ids):06d}"
     with app.app_context():
@@ -41,7 +41,8 @@ def add_win(app, *, score: int, moves: int = 100, ms: int = 60_000, finished: da
             id=game_id, code=str(code), deal=deal, draw=draw, player_id=player, token_hash=None,
             status=status, score=score, moves=moves, state={}, created_at=finished - timedelta(milliseconds=ms),
             updated_at=finished, finished_at=finished if status == "won" else None,
-            duration_ms=ms if status == "won" else None,
+            duration_ms=ms if status == "won" else None, client_started_at=client_started,
+            client_seconds=None if client_started is None else ms // 1000,
         ))
         db.session.commit()
     return game_id
