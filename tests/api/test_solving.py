@@ -91,6 +91,10 @@ def test_hint_node_budget_gives_unknown_with_a_guess(client, monkeypatch):
 def test_hint_memory_budget_gives_unknown_for_memory(client, monkeypatch):
     game, headers = new_game(client, code="TF1-D3N-FQQWSZA")
     monkeypatch.setitem(client.application.config, "SOLVER_MEMORY_MB", 1)
+    # time and nodes far beyond what 1 MB of tables holds: on a loaded machine the 300 ms
+    # default could run out first, and the test is about the memory budget
+    monkeypatch.setitem(client.application.config, "SOLVER_HINT_BUDGET_MS", 60_000)
+    monkeypatch.setitem(client.application.config, "SOLVER_HINT_MAX_NODES", 100_000_000)
     hint = client.get(f"/v1/games/{game['id']}/hint", headers=headers).get_json()
     assert (hint["verdict"], hint["reason"], hint["proven"]) == ("unknown", "memory", False)
     assert Action.parse(hint["notation"]).to_json() == hint["action"]
