@@ -254,9 +254,8 @@ class SolverReadinessSchema(AnswerSchema):
     status = fields.String(required=True, metadata={"enum": ["ok", "busy"],
                                                     "description": "`busy`: every search slot of this process "
                                                                    "is taken now."})
-    slots = fields.Integer(required=True, allow_none=True, metadata={
-        "description": "Searches this process runs at once (null: none ran yet)."})
-    free_slots = fields.Integer(required=True, allow_none=True)
+    slots = fields.Integer(required=True, metadata={"description": "Searches this process runs at once."})
+    free_slots = fields.Integer(required=True, metadata={"description": "Of those, the ones free now."})
     winnable_pool = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True, metadata={
         "description": "Proven-winnable deals waiting, by draw mode."})
 

@@ -13,6 +13,7 @@ from .answer_schemas import HealthSchema, ReadinessSchema, RuleCatalogSchema, Ru
 from .present import json_response
 from .problems import Blueprint, problem_response
 from .schemas import RulesQuerySchema
+from .solving import solver_gate
 
 blp = Blueprint("rules", __name__, url_prefix="/v1/rules",
                 description="Every error code with its HTTP status and its message in five languages.")
@@ -87,7 +88,7 @@ def readyz():
     answered and the proven-winnable deals waiting per draw mode.
     """
     try:
-        return json_response(readiness(_redis_ping(), current_app.extensions.get("solver", (None,))[0]))
+        return json_response(readiness(_redis_ping(), solver_gate(current_app._get_current_object())))
     except ServiceError as error:
         return problem_response(error.code, headers={"Retry-After": "1"})
 

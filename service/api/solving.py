@@ -44,6 +44,11 @@ def app_solving(app: Flask) -> Solving:
                    pool_low=config["WINNABLE_POOL_LOW"], refill=partial(refill_in_background, app))
 
 
+def solver_gate(app: Flask) -> SolverGate:
+    """This process's search slots (made now if no search ran yet: readiness reports them all free)."""
+    return _gate_and_cache(app)[0]
+
+
 def _gate_and_cache(app: Flask) -> tuple[SolverGate, object]:
     """This app's search slots and answer cache, made on first use (after gunicorn's fork: no shared sockets)."""
     found = app.extensions.get("solver")

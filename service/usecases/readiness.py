@@ -16,16 +16,16 @@ from ..store import ping, winnable_deals
 from .errors import ServiceError
 
 
-def readiness(redis: Callable[[], bool] | None, gate: SolverGate | None) -> dict:
+def readiness(redis: Callable[[], bool] | None, gate: SolverGate) -> dict:
     """Each dependency by name with its state; 503 ``SERVICE_UNAVAILABLE`` when the database does not answer.
 
     ``redis``: a ping of the configured Redis (None: none configured); ``gate``: this process's
-    solver slots (None: no search ran yet in this process, all free).
+    solver slots.
     """
     if not ping():
         raise ServiceError("SERVICE_UNAVAILABLE")
     redis_state = "not_configured" if redis is None else "ok" if redis() else "down"
-    slots, free = (gate.slots, gate.free()) if gate is not None else (None, None)
+    slots, free = gate.slots, gate.free()
     pool = {str(draw): winnable_deals.size(draw) for draw in DRAW_MODES}
     solver = {"status": "busy" if free == 0 else "ok", "slots": slots, "free_slots": free, "winnable_pool": pool}
     return {

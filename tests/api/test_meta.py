@@ -56,7 +56,7 @@ def test_probes(client):
     assert ready.status_code == 200 and ready.get_json() == {
         "status": "ok", "database": "ok",
         "checks": {"database": {"status": "ok"}, "redis": {"status": "not_configured"},
-                   "solver": {"status": "ok", "slots": None, "free_slots": None,
+                   "solver": {"status": "ok", "slots": 1, "free_slots": 1,
                               "winnable_pool": {"1": 0, "3": 0}}}}
 
 
