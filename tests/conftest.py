@@ -36,7 +36,7 @@ SLOW_PATHS = ("tests/solver/", "tests/web/test_play_page.py", "tests/web/test_pl
               "tests/reliability/test_faults.py",
               "tests/harness/test_postgres.py", "tests/deploy/test_stack_contract.py",
               "tests/deploy/test_limit_headers.py", "tests/deploy/test_slow_reader.py",
-              "tests/store/test_replicas.py")
+              "tests/store/test_replicas.py", "tests/structure/test_bench_entrypoints.py")
 BROWSER_PATHS = ("tests/web/test_play_page.py", "tests/web/test_play_product.py")
 FAULT_PATHS = ("tests/reliability/test_faults.py",)
 #: Modules whose every test needs PostgreSQL, whatever TEST_DATABASES says.

@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bench.engine import engine_positions, time_engine  # noqa: E402
+from bench.engine.workload import engine_positions, time_engine  # noqa: E402
 
 TARGET = 5.0
 #: CPU seconds of one side's round (the passes over the positions are calibrated to it)
