@@ -123,6 +123,9 @@ def apply_all(game: Game, batch: list[Action]) -> list[Step] | Refused:
 
 
 def _base_version(if_match: str, current: int) -> int:
-    """The version a stale If-Match names: its first entity tag's number, if the game ever had it; else 0."""
+    """The version a stale If-Match names: its first entity tag's number, if the game ever had it; else 0.
+
+    ASCII digits only: ``"²".isdigit()`` is true, but ``int("²")`` raises.
+    """
     tag = if_match.split(",")[0].strip().removeprefix("W/").strip('"')
-    return int(tag) if tag.isdigit() and len(tag) < 10 and int(tag) <= current else 0
+    return int(tag) if tag.isascii() and tag.isdigit() and len(tag) < 10 and int(tag) <= current else 0

@@ -148,6 +148,15 @@ def test_a_stale_if_match_answers_what_a_rebase_needs(client):
     assert client.get(stale["history"]).get_json()["items"][0]["seq"] == 1
 
 
+@pytest.mark.parametrize("tag", ["\u00b2", "\u00b9", "\u00b3"])
+def test_a_stale_if_match_of_digits_that_are_not_ascii_is_a_412_from_the_start(client, tag):
+    # "²".isdigit() is True but int("²") raises: the tag is no version the game had (base 0), never a 500
+    game, auth = new_game(client)
+    assert sync(client, game, auth, ["draw"]).status_code == 200
+    stale = problem(sync(client, game, auth, ["draw"], if_match=tag), 412, "VERSION_MISMATCH")
+    assert stale["params"]["base"] == 0 and stale["params"]["actions"] == ["draw"]
+
+
 def test_a_repeated_batch_is_a_replay_never_applied_twice(client):
     game, auth = new_game(client, code=WINNABLE_CODE)
     line = notations(winning_line())[:12]
