@@ -203,6 +203,12 @@ def test_the_write_rate_limit_counts_actions_not_requests(database_url):
         assert whole.status_code == 200, whole.get_json()
         assert whole.headers["X-RateLimit-Remaining"] == "0"
         problem(client.post(f"/v1/games/{other['id']}/draw", headers=other_auth), 429, "RATE_LIMITED")
+        # a malformed body counts 1, however many entries it has (it applies none)
+        third, third_auth = new_game(client)
+        for body in (["draw"] * 501, [1] * 20):
+            malformed = sync(client, third, third_auth, body)
+            problem(malformed, 400, "INVALID_REQUEST")
+        assert malformed.headers["X-RateLimit-Remaining"] == "28"
     finally:
         with app.app_context():
             db.engine.dispose()
