@@ -41,7 +41,9 @@ def action_cost() -> int:
     except ValueError:
         return 1
     sent = body.get("actions") if isinstance(body, dict) else None
-    return min(len(sent), batch.MAX_BATCH) if isinstance(sent, list) and sent else 1
+    well_formed = isinstance(sent, list) and 0 < len(sent) <= batch.MAX_BATCH and all(isinstance(item, str)
+                                                                                     for item in sent)
+    return len(sent) if well_formed else 1
 
 
 def _answer(outcome: actions.Played | batch.Refused) -> Response:

@@ -81,6 +81,16 @@ def on_a_read_connection(work):
     return on_live_connection(attempt, start_again=_each_attempt_checks_out_its_own)
 
 
+def on_the_primary(connection: Connection) -> bool:
+    """Whether ``connection`` (of :func:`on_a_read_connection`) is the primary's, not a replica's.
+
+    Only a tag read on the primary may be remembered (``store.board_tags``): a replica may
+    not have replayed a win whose notification has already arrived, and its older tag,
+    remembered under the new generation, would answer 304 until the next win.
+    """
+    return connection.engine is db.engine
+
+
 def _each_attempt_checks_out_its_own() -> None:
     """Nothing to end before a read runs again: the failed attempt's connection is closed."""
 

@@ -6,7 +6,7 @@ line: ``time``, ``level``, ``logger``, ``message``, ``request_id``, the fields t
 line adds (:mod:`.http`: ``operation``, ``method``, ``route``, ``status``, ``duration_ms``,
 ``db_ms``, ``solver_ms``, ``client``) and, for an error, its ``traceback`` inside the same line.
 Nothing a client sent is logged raw: the route template, never the path or the query
-(tests/telemetry/test_redaction.py puts a token everywhere a client can).
+(tests/telemetry/test_logs.py puts a token everywhere a client can).
 """
 
 from __future__ import annotations

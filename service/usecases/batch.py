@@ -22,8 +22,8 @@ from __future__ import annotations
 from ..engine import Action, Game, NotationError, Rejection
 from ..store import action_transaction, games
 from ..store.games import Step
-from ..telemetry import spans
-from .actions import GameWrite, Played, Replayed, check_version, lock_game
+from ..telemetry import metrics, spans
+from .actions import GameWrite, Played, Replayed, check_version, counted, lock_game
 from .cursors import HISTORY_CURSOR
 from .errors import ServiceError
 from .idempotency import answered_action, keep_action_answer
@@ -94,9 +94,21 @@ def play_batch(write: GameWrite, batch: RequestedBatch) -> Played | Replayed:
             record = games.store_actions(connection, record, game, outcome)
             outcome = Played(record, game, outcome[-1].detail)
         keep_action_answer(connection, record.id, write.idempotency, outcome)
+    counted_all(batch, outcome)
     if isinstance(outcome, Refused):
         raise outcome
     return outcome
+
+
+def counted_all(batch: list[Action], outcome: Played | Refused) -> None:
+    """Count a committed batch in the metrics as the single actions are: each action applied and a win,
+    or the refused one (nothing else of a refused batch is stored)."""
+    if isinstance(outcome, Refused):
+        counted(batch[outcome.index], outcome)
+        return
+    for action in batch[:-1]:
+        metrics.action(action.kind, "applied")
+    counted(batch[-1], outcome)
 
 
 def parse_batch(notations: list[str]) -> list[Action]:
@@ -123,6 +135,9 @@ def apply_all(game: Game, batch: list[Action]) -> list[Step] | Refused:
 
 
 def _base_version(if_match: str, current: int) -> int:
-    """The version a stale If-Match names: its first entity tag's number, if the game ever had it; else 0."""
+    """The version a stale If-Match names: its first entity tag's number, if the game ever had it; else 0.
+
+    ASCII digits only: ``"²".isdigit()`` is true, but ``int("²")`` raises.
+    """
     tag = if_match.split(",")[0].strip().removeprefix("W/").strip('"')
-    return int(tag) if tag.isdigit() and len(tag) < 10 and int(tag) <= current else 0
+    return int(tag) if tag.isascii() and tag.isdigit() and len(tag) < 10 and int(tag) <= current else 0

@@ -18,7 +18,7 @@ from datetime import UTC, date, datetime
 from ..engine import GameCode
 from ..solver.daily import daily_deal
 from ..store.board_tags import TagCache, app_tag_cache
-from ..store.feed import board_tag, feed_page, feed_stream, horizon, on_a_read_connection
+from ..store.feed import board_tag, feed_page, feed_stream, horizon, on_a_read_connection, on_the_primary
 from ..store.leaderboards import ranked_page
 from ..store.verification import verify
 from .cursors import BOARD_CURSOR, FEED_CURSOR
@@ -88,7 +88,8 @@ def board(filters: dict, cursor: str | None, limit: int, *, known_tags: frozense
     def read(connection) -> tuple[str, tuple | None, bool]:
         tag, empty = board_tag(connection, filters, settle_ms)
         if not (empty and player is not None):
-            tags.remember(key, tag, before)
+            if on_the_primary(connection):
+                tags.remember(key, tag, before)
             if names(known_tags, tag):
                 return tag, None, True
         return tag, ranked_page(connection, filters, after, limit), False
@@ -145,7 +146,8 @@ def finished_games(filters: dict, cursor: str | None, limit: int, *, known_tags:
 
     def read(connection) -> tuple[str, list | None]:
         tag, _ = board_tag(connection, {**filters, "until": until}, settle_ms)
-        tags.remember(key, tag, before, settle_ms=settle_ms)
+        if on_the_primary(connection):
+            tags.remember(key, tag, before, settle_ms=settle_ms)
         return tag, None if names(known_tags, tag) else feed_page(connection, filters, after, until, limit)
 
     tag, rows = on_a_read_connection(read)

@@ -13,7 +13,8 @@ from ..engine import Action, Game, GameCode
 from ..store import ActionRow, GameRecord, PlayerRow, end_read, games, write_transaction
 from ..store.games import Step
 from ..telemetry import metrics, spans
-from .batch import Refused, apply_all
+from .actions import Played
+from .batch import Refused, apply_all, counted_all
 from .cursors import HISTORY_CURSOR
 from .errors import ServiceError, invalid
 from .idempotency import Idempotency, StoredAnswer, created_once
@@ -110,6 +111,8 @@ def _create_game(asked: NewGame, player: PlayerRow | None, solving: Solving, kee
         dealt = Dealt(record, game, token)
         keep(dealt)
     metrics.game_created(code.draw, "given" if asked.code is not None else "winnable" if asked.winnable else "random")
+    if steps:
+        counted_all(asked.actions, Played(record, game, steps[-1].detail))
     return dealt
 
 
@@ -142,6 +145,7 @@ def _played_offline(asked: NewGame, game: Game) -> list[Step] | None:
         return None
     steps = apply_all(game, asked.actions)
     if isinstance(steps, Refused):
+        counted_all(asked.actions, steps)
         raise steps
     return steps
 

@@ -27,6 +27,8 @@ from tests.api.gameplay import WINNABLE_CODE, post_action, winning_line
 from tests.api.helpers import new_game, problem
 from tests.api.test_leaderboards import T0, add_player
 from tests.api.test_leaderboards import add_win as insert_win
+from tests.conftest import _upgrade, dispose_app
+from tests.databases import scratch_postgres
 
 NDJSON = "application/x-ndjson"
 
@@ -412,6 +414,37 @@ def test_a_feed_tag_is_not_remembered_while_a_win_may_still_enter_the_feed(datab
     finally:
         with settled.app_context():
             db.engine.dispose()
+
+
+def test_a_tag_read_on_a_lagging_replica_is_not_remembered(database_url):
+    """A replica may not yet have replayed a win whose notification has arrived: the older tag it gives
+    must not be remembered under the new generation, or a client polling with it gets 304 until the next win."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("PostgreSQL only: SQLite has no win signal and no replica")
+    with scratch_postgres("replica") as replica_url:
+        _upgrade(replica_url)
+        # The "replica": another database (not in recovery, so its lag is 0) that gets each win later.
+        replica = create_app({"DATABASE_URL": replica_url, "RATELIMIT_ENABLED": False})
+        app = create_app({"DATABASE_URL": database_url, "DATABASE_REPLICA_URLS": [replica_url], "TESTING": True,
+                          "RATELIMIT_ENABLED": False, "FEED_SETTLE_MS": 0})
+        try:
+            assert tags_of(app).signal.wait_listening(10)
+            client = app.test_client()
+            paths = ["/v1/leaderboard", "/v1/games/finished"]
+            for target in (app, replica):
+                insert_win(target, score=100, game_id="g-first")
+            old = {path: client.get(path).headers["ETag"] for path in paths}
+            add_win(app, score=200, game_id="g-second", finished=T0 + timedelta(minutes=1))  # heard, not replayed
+            for path in paths:  # polled during the lag: the replica's older page and tag
+                assert client.get(path).headers["ETag"] == old[path]
+            insert_win(replica, score=200, game_id="g-second", finished=T0 + timedelta(minutes=1))  # replayed
+            for path in paths:
+                response = client.get(path, headers={"If-None-Match": old[path]})
+                assert response.status_code == 200, path
+                assert "g-second" in [item.get("game", item.get("id")) for item in response.get_json()["items"]]
+        finally:
+            dispose_app(app)
+            dispose_app(replica)
 
 
 def test_conditional_requests_still_validate(app, client):

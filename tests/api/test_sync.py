@@ -148,6 +148,15 @@ def test_a_stale_if_match_answers_what_a_rebase_needs(client):
     assert client.get(stale["history"]).get_json()["items"][0]["seq"] == 1
 
 
+@pytest.mark.parametrize("tag", ["\u00b2", "\u00b9", "\u00b3"])
+def test_a_stale_if_match_of_digits_that_are_not_ascii_is_a_412_from_the_start(client, tag):
+    # "²".isdigit() is True but int("²") raises: the tag is no version the game had (base 0), never a 500
+    game, auth = new_game(client)
+    assert sync(client, game, auth, ["draw"]).status_code == 200
+    stale = problem(sync(client, game, auth, ["draw"], if_match=tag), 412, "VERSION_MISMATCH")
+    assert stale["params"]["base"] == 0 and stale["params"]["actions"] == ["draw"]
+
+
 def test_a_repeated_batch_is_a_replay_never_applied_twice(client):
     game, auth = new_game(client, code=WINNABLE_CODE)
     line = notations(winning_line())[:12]
@@ -194,6 +203,12 @@ def test_the_write_rate_limit_counts_actions_not_requests(database_url):
         assert whole.status_code == 200, whole.get_json()
         assert whole.headers["X-RateLimit-Remaining"] == "0"
         problem(client.post(f"/v1/games/{other['id']}/draw", headers=other_auth), 429, "RATE_LIMITED")
+        # a malformed body counts 1, however many entries it has (it applies none)
+        third, third_auth = new_game(client)
+        for body in (["draw"] * 501, [1] * 20):
+            malformed = sync(client, third, third_auth, body)
+            problem(malformed, 400, "INVALID_REQUEST")
+        assert malformed.headers["X-RateLimit-Remaining"] == "28"
     finally:
         with app.app_context():
             db.engine.dispose()

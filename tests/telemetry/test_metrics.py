@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from service.telemetry import metrics
+from tests.api.gameplay import WINNABLE_CODE, winning_line
 
 
 def samples() -> dict[tuple, float]:
@@ -84,3 +87,33 @@ def test_metrics_are_not_served_through_a_proxy(client):
 def test_a_label_outside_its_set_is_other(label_values):
     sent, allowed, expected = label_values
     assert metrics.closed(sent, allowed) == expected
+
+
+def test_batches_and_games_born_offline_count_their_actions_and_wins(client):
+    # The play page sends every action in batches: they count as the single actions do.
+    line = [str(action) for action in winning_line()]
+    created = client.post("/v1/games", json={"code": WINNABLE_CODE}).get_json()
+    auth = {"Authorization": f"Bearer {created['token']}"}
+    path = f"/v1/games/{created['id']}/actions"
+    before = samples()
+    assert client.post(path, json={"actions": ["draw", "draw", "undo"]},
+                       headers={**auth, "If-Match": '"0"'}).status_code == 200
+    refused = client.post(path, json={"actions": ["draw", "recycle"]}, headers={**auth, "If-Match": '"3"'})
+    assert refused.status_code == 422 and refused.get_json()["code"] == "STOCK_NOT_EMPTY"
+    won = client.post("/v1/games", json={"code": WINNABLE_CODE, "actions": line, "client": {
+        "started_at": (datetime.now(UTC) - timedelta(minutes=10)).isoformat(), "seconds": 60}})
+    assert won.status_code == 201 and won.get_json()["status"] == "won"
+    served = client.post("/v1/games", json={"code": WINNABLE_CODE}).get_json()
+    played = client.post(f"/v1/games/{served['id']}/actions", json={"actions": line},
+                         headers={"Authorization": f"Bearer {served['token']}", "If-Match": '"0"'})
+    assert played.status_code == 200 and played.get_json()["status"] == "won"
+    after = samples()
+
+    def grew(name, **labels):
+        return value(after, name, **labels) - value(before, name, **labels)
+
+    assert grew("solitaire_actions_total", kind="draw", outcome="applied") == 2 + 2 * line.count("draw")
+    assert grew("solitaire_actions_total", kind="undo", outcome="applied") == 1
+    assert grew("solitaire_actions_total", kind="recycle", outcome="rejected") == 1
+    assert grew("solitaire_rule_rejections_total", code="STOCK_NOT_EMPTY") == 1
+    assert grew("solitaire_games_finished_total", draw="1", result="won") == 2
