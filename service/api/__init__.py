@@ -7,7 +7,7 @@ from pathlib import Path
 import flask_swagger_ui
 from flask import send_from_directory
 
-from . import feed, games, leaderboards, meta, players, solving, sync  # noqa: F401 (sync: routes on games.blp)
+from . import feed, games, leaderboards, meta, players, solving, sync  # sync: its routes are on games.blp
 from .answer_schemas import register_answer_components
 from .bodies import require_json_body
 from .problems import ProblemApi, register_error_handlers
@@ -63,6 +63,7 @@ def init_api(app) -> ProblemApi:
     for blueprint in (games.blp, feed.blp, players.blp, leaderboards.blp, meta.blp, meta.probes):
         api.register_blueprint(blueprint)
     solving.mark_solver_requests(app)
+    sync.mark_born_offline_creates(app)
     app.before_request(require_json_body)  # after the hooks create_app added: 413 before 415
     register_error_handlers(app)
     return api

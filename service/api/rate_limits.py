@@ -259,7 +259,8 @@ def limit_views(app) -> None:
 
     As limits of those views only, checked as they are called, after the request hooks
     (a body refused with 415 or 413 spends none of them): a leaderboard read counts in
-    the address limit alone. A view marks itself with ``game_action = True`` or with
+    the address limit alone. A view marks itself with ``game_action = True`` (or
+    ``write_request``, a callable telling whether this request plays actions) or with
     ``solver_request``, a callable telling whether this request runs the solver; an action
     view's ``action_cost``, if it has one, says how many actions the request counts for.
     """
@@ -268,8 +269,9 @@ def limit_views(app) -> None:
         return
     for endpoint, view in list(app.view_functions.items()):
         checks = []
-        if getattr(view, "game_action", False):
-            checks.append(("write", "write", _token_key, None, getattr(view, "action_cost", None)))
+        write_request = getattr(view, "write_request", None)
+        if getattr(view, "game_action", False) or write_request is not None:
+            checks.append(("write", "write", _token_key, write_request, getattr(view, "action_cost", None)))
         solver_request = getattr(view, "solver_request", None)
         if solver_request is not None:
             checks += [("solver", "solver-" + name, key, solver_request, None)

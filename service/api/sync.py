@@ -59,6 +59,18 @@ def _stale(stale: batch.Stale) -> Response:
                             members={"history": history})
 
 
+def _plays_actions() -> bool:
+    body = request.get_json(silent=True)
+    return request.method == "POST" and isinstance(body, dict) and "actions" in body
+
+
+def mark_born_offline_creates(app) -> None:
+    """A create that carries a game born offline pays the write limit for its actions, as a batch does."""
+    view = app.view_functions["games.Games"]
+    view.write_request = _plays_actions
+    view.action_cost = action_cost
+
+
 def _action_view(view):
     """Rate limited per token like every action view, a batch of n counting n (see rate_limits.py)."""
     view.game_action = True

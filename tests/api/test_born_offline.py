@@ -5,8 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+import sqlalchemy as sa
 
 from service.engine import Game
+from service.extensions import db
 from tests.api.gameplay import WINNABLE_CODE, winning_line
 from tests.api.helpers import new_player, problem
 from tests.api.test_play import history, read
@@ -99,3 +101,18 @@ def test_refused_actions_create_nothing(client):
     assert unparsed["params"] == {"index": 1, "notation": "zz"}
     board = client.get(f"/v1/deals/{WINNABLE_CODE}/leaderboard").get_json()["items"]
     assert board == []
+
+
+def test_a_game_born_offline_pays_the_write_limit_for_its_actions_as_a_batch_does(database_url, make_app):
+    app = make_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_WRITE": "50 per minute"})
+    client = app.test_client()
+    created = born(client, line()[:30])
+    assert created.status_code == 201, created.get_json()
+    assert created.headers["X-RateLimit-Remaining"] == "20"  # the write window's, after 30 actions
+    # a plain create plays nothing and pays the address limit alone; a malformed one pays 1
+    plain = client.post("/v1/games", json={"code": WINNABLE_CODE})
+    assert plain.status_code == 201 and plain.headers["X-RateLimit-Limit"] != "50"
+    problem(born(client, "draw"), 400, "INVALID_REQUEST")
+    problem(born(client, line()[:20]), 429, "RATE_LIMITED")  # 20 actions, 19 left: nothing created
+    with app.app_context():
+        assert db.session.execute(sa.text("SELECT count(*) FROM games")).scalar() == 2
