@@ -167,9 +167,9 @@ def test_two_tabs_on_two_games_keep_each_others_pending_actions(browser, served)
     for page in (first, second):
         wait_synced(page)
         wait_until(page, NO_UNSENT)
-    c_id = first.evaluate(f"{TAB_RECORD}.id")  # the tab's own game (sr.game is the last shown in any tab)
     assert history(url, a_id) == [str(x) for x in opening(Game.from_code(CODE))]
     assert history(url, b_id) == ["draw"] * 3
+    c_id = first.evaluate(f"{TAB_RECORD}.id")  # the tab's own game (sr.game is the last shown in any tab)
     assert c_id not in (a_id, b_id) and history(url, c_id) == ["draw"]
     keys = [key for _, key, status in sent if status < 300]
     assert len(keys) == len(set(keys)), sent  # no batch was answered twice
