@@ -41,14 +41,16 @@ let cache = { lid: null, waiting: 0, unsent: 0 };
 export function keep(record, { shown = false } = {}) {
   if (!record.lid) record.lid = newLid();
   const key = PREFIX + record.lid;
-  if (unsent(record)) storageSet(key, record);
-  else if (localStorage.getItem(key) !== null) storageSet(key, null);
-  if (shown) {
-    storageSet(KEYS.game, record);
-    try {
-      sessionStorage.setItem(TAB, JSON.stringify(record));
-    } catch { /* private mode */ }
-  } else {
+  const text = JSON.stringify(record);
+  try {
+    if (unsent(record)) localStorage.setItem(key, text);
+    else if (localStorage.getItem(key) !== null) localStorage.removeItem(key);
+    if (shown) localStorage.setItem(KEYS.game, text);
+  } catch { /* private mode or full: the page still plays, it just forgets */ }
+  try {
+    if (shown) sessionStorage.setItem(TAB, text);
+  } catch { /* the same */ }
+  if (!shown) {
     dirty = true;
     if (storageGet(KEYS.game)?.lid === record.lid) storageSet(KEYS.game, record);
   }

@@ -296,7 +296,8 @@ async function refused(err, record) {
 function retryLater(err) {
   failures += 1;
   if (err.status === 0 || err.status >= 500 || err.status === 429) {
-    stopped = true;
+    // no network, or the write limit: the other games wait too (a 5xx of one game does not stop the others)
+    if (err.status === 0 || err.status === 429) stopped = true;
     if (err.status === 0) setStatus("offline");
     const wait = RETRY_MS[Math.min(failures - 1, RETRY_MS.length - 1)];
     clearTimeout(timer);
