@@ -204,7 +204,7 @@ def test_past_the_limit_the_oldest_game_left_is_dropped_and_the_player_told(brow
     page.goto(url + "/")  # no game to resume: a new one is dealt, the 21st unsent game
     page.wait_for_selector("#board[data-version] [data-card]")
     wait_until(page, "document.querySelector('#message').textContent.includes('Too many unsaved games')")
-    assert "the 1 oldest" in page.inner_text("#message")
+    assert "(at most 20)" in page.inner_text("#message") and "being saved: 1." in page.inner_text("#message")
     left = page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('sr.games.')).sort()")
     assert "sr.games.old00" not in left and len(left) == MAX_UNSENT
     assert page.evaluate("document.querySelector('#sync').textContent") in (f"{MAX_UNSENT - 1} waiting", "Offline")

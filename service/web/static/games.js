@@ -68,6 +68,7 @@ async function dealWinnable(drawMode) {
     const game = await api("POST", "/games", { draw: drawMode, winnable: true });
     adopt(game, []);
     dealt();
+    schedule(0); // the game left behind, if it has anything unsent
   } catch (err) {
     reportError(err, { rule: false });
   } finally {

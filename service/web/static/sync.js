@@ -135,7 +135,7 @@ async function prune() {
     drop(game.lid);
     dropped += 1;
   }
-  if (dropped) notice("syncDropped", { n: dropped });
+  if (dropped) notice("syncDropped", { n: dropped, max: MAX_UNSENT });
 }
 
 export function api(method, path, body, headers, keepalive = false, record = current()) {
