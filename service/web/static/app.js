@@ -81,7 +81,7 @@ async function applyLang() {
 function init() {
   onChange(showChange);
   onStatus(showStatus);
-  onNotice((key) => showMessage(t(key), "info"));
+  onNotice((key, vars) => showMessage(t(key, vars), "info"));
   wire();
   const board = $("#board");
   $("#draw-mode").value = String(storageGet(KEYS.draw, 1) === 3 ? 3 : 1);

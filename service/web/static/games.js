@@ -6,7 +6,8 @@ import { GameCode, Rejection } from "./engine/index.js";
 import { closeDialog, closeMenu, hideMessage, openDialog, reportError, reportRule, showMessage } from "./dialogs.js";
 import { $ } from "./dom.js";
 import { adopt, deal, restore, saved } from "./play.js";
-import { api, check, history, isOffline, schedule, sendLeftover } from "./sync.js";
+import { show } from "./store.js";
+import { api, check, history, isOffline, schedule } from "./sync.js";
 import { KEYS, storageSet, t, ui } from "./ui.js";
 
 function inProgress() {
@@ -54,7 +55,7 @@ export async function newGame({ useForm = true } = {}) {
     }
     showMessage(t("winnableOffline"), "info");
   }
-  sendLeftover(); // the game left behind keeps what was played on it, if the network allows
+  // the game left behind keeps what was played on it (store.js); sync.js sends it in the background
   deal(code || GameCode.random(drawMode));
   dealt();
   schedule(0);
@@ -67,6 +68,7 @@ async function dealWinnable(drawMode) {
     const game = await api("POST", "/games", { draw: drawMode, winnable: true });
     adopt(game, []);
     dealt();
+    schedule(0); // the game left behind, if it has anything unsent
   } catch (err) {
     reportError(err, { rule: false });
   } finally {
@@ -77,7 +79,12 @@ async function dealWinnable(drawMode) {
 // The game of the last visit: replayed locally from its record (offline too), then
 // brought up to date with the server. An older record (id and token only) is fetched.
 export async function resume() {
-  const record = saved();
+  let record = saved();
+  if (record && record.lid) {
+    // another tab may be sending this game in the background: wait for it (a moment at most), then read it again
+    await Promise.race([show(record.lid), new Promise((resolve) => { setTimeout(resolve, 3000); })]);
+    record = saved() || record;
+  }
   if (record && restore(record)) {
     if (ui.game.status === "won") showMessage(t("alreadyWon"), "info");
     await check();

@@ -7,10 +7,12 @@
 // the view to them); it imports nothing of the view.
 
 import { Game, replay } from "./engine/index.js";
-import { KEYS, storageGet, storageSet, ui } from "./ui.js";
+import { keep, newLid, resumable, show } from "./store.js";
+import { ui } from "./ui.js";
 
 /**
  * @typedef {object} GameRecord
+ * @property {string} lid the game's id on this device (store.js keys its record by it)
  * @property {string | null} id the server's id; null until the server has the game (dealt offline)
  * @property {string | null} token the game's own token (anonymous games)
  * @property {string} code
@@ -34,8 +36,8 @@ function build(data, actions) {
 }
 
 /** The server's version after the confirmed actions (what If-Match names). */
-export function serverVersion() {
-  return record ? (record.offset || 0) + record.synced : 0;
+export function serverVersion(rec = record) {
+  return rec ? (rec.offset || 0) + rec.synced : 0;
 }
 
 /** @type {Game | null} */
@@ -55,7 +57,16 @@ export function current() {
 }
 
 export function save() {
-  if (record) storageSet(KEYS.game, record);
+  if (!record) return;
+  keep(record, { shown: true });
+  show(record.lid);
+}
+
+// A record changed: the game on screen is redrawn; a game left behind (sync.js sends it
+// in the background) is only stored.
+function commit(rec, kind) {
+  if (rec === record) changed(kind);
+  else keep(rec);
 }
 
 function changed(kind, extra = {}) {
@@ -79,7 +90,7 @@ function view() {
 
 /** The record saved by an earlier visit, if it is one this page can replay. */
 export function saved() {
-  const data = storageGet(KEYS.game);
+  const data = resumable();
   if (!data || typeof data !== "object") return null;
   return data;
 }
@@ -93,7 +104,7 @@ export function restore(data) {
     return false;
   }
   record = {
-    base: data.base || null, offset: Number(data.offset) || 0,
+    base: data.base || null, offset: Number(data.offset) || 0, lid: data.lid || newLid(),
     id: data.id || null, token: data.token || null, code: data.code, startedAt: Number(data.startedAt) || Date.now(),
     wonAt: data.wonAt || null, actions: data.actions.map(String), synced: Math.min(Number(data.synced) || 0,
       data.actions.length), sending: data.sending || null, creating: data.creating || null,
@@ -107,7 +118,7 @@ export function restore(data) {
 export function deal(code, { id = null, token = null } = {}) {
   engine = Game.fromCode(code);
   record = {
-    base: null, offset: 0,
+    base: null, offset: 0, lid: newLid(),
     id, token, code: String(engine.code), startedAt: Date.now(), wonAt: null, actions: [], synced: 0, sending: null,
     creating: null,
   };
@@ -128,7 +139,7 @@ export function adopt(meta, actions) {
     actions = [];
   }
   record = {
-    base, offset: base ? meta.version : 0,
+    base, offset: base ? meta.version : 0, lid: record && record.id === meta.id ? record.lid : newLid(),
     id: meta.id, token: meta.token ?? record?.token ?? null, code: String(engine.code),
     startedAt: Date.parse(meta.created_at) || record?.startedAt || Date.now(),
     wonAt: engine.won ? (Date.parse(meta.finished_at) || Date.now()) : null,
@@ -156,38 +167,47 @@ export function legalActions() {
   return engine ? engine.legalActions().map((action) => action.toJSON()) : [];
 }
 
-/** The actions the server has not confirmed yet. */
-export function pending() {
-  return record ? record.actions.slice(record.synced) : [];
+/** The actions the server has not confirmed yet (of the game on screen, or of `rec`). */
+export function pending(rec = record) {
+  return rec ? rec.actions.slice(rec.synced) : [];
 }
 
 /** The server now has `count` more actions (a batch answered 200, or a born-offline game created). */
-export function confirmed(count, { id, token, created } = {}) {
-  if (id) record.id = id;
-  if (token) record.token = token;
-  if (created) record.creating = null;
-  record.synced = Math.min(record.actions.length, record.synced + count);
-  record.sending = null;
-  changed("synced");
+export function confirmed(count, { id, token, created } = {}, rec = record) {
+  if (id) rec.id = id;
+  if (token) rec.token = token;
+  if (created) rec.creating = null;
+  rec.synced = Math.min(rec.actions.length, rec.synced + count);
+  rec.sending = null;
+  commit(rec, "synced");
 }
 
 /** Keep the batch in flight in the record, so that a reload re-sends it with the same key. */
-export function setInFlight(field, batch) {
-  record[field] = batch;
-  save();
+export function setInFlight(field, batch, rec = record) {
+  rec[field] = batch;
+  if (rec === record) save();
+  else keep(rec);
+}
+
+/** A game left behind takes the server's game: its actions the server refused are dropped. */
+export function dropPending(rec) {
+  rec.actions = rec.actions.slice(0, rec.synced);
+  rec.sending = null;
+  commit(rec, "adopted");
 }
 
 /**
  * The server has `serverActions` after our base: replay them, then our pending actions on
  * top when every one still applies (true); else the server's game alone (false).
  */
-export function rebase(serverActions) {
-  const base = record.actions.slice(0, record.synced).concat(serverActions);
-  const mine = pending();
+export function rebase(serverActions, rec = record) {
+  const base = rec.actions.slice(0, rec.synced).concat(serverActions);
+  const mine = pending(rec);
   let game;
   try {
-    game = build(record, base);
+    game = build(rec, base);
   } catch {
+    if (rec !== record) dropPending(rec);
     return false;
   }
   let applied = true;
@@ -199,27 +219,32 @@ export function rebase(serverActions) {
       break;
     }
   }
-  if (!applied) {
-    engine = build(record, base);
-    record.actions = base;
-  } else {
-    engine = game;
-    record.actions = base.concat(mine);
+  if (!applied) game = build(rec, base);
+  rec.actions = applied ? base.concat(mine) : base;
+  rec.synced = base.length;
+  rec.sending = null;
+  rec.wonAt = game.won ? rec.wonAt || Date.now() : null;
+  if (rec !== record) {
+    keep(rec);
+    return applied;
   }
-  record.synced = base.length;
-  record.sending = null;
-  record.wonAt = engine.won ? record.wonAt || Date.now() : null;
+  engine = game;
   last = null;
   changed(applied ? "rebased" : "adopted");
   return applied;
 }
 
 /** Drop the local actions after `keep` (the server refused the next one). */
-export function truncate(keep) {
-  record.actions = record.actions.slice(0, keep);
-  record.synced = Math.min(record.synced, keep);
-  engine = build(record, record.actions);
-  record.wonAt = engine.won ? record.wonAt : null;
+export function truncate(count, rec = record) {
+  rec.actions = rec.actions.slice(0, count);
+  rec.synced = Math.min(rec.synced, count);
+  const game = build(rec, rec.actions);
+  rec.wonAt = game.won ? rec.wonAt : null;
+  if (rec !== record) {
+    keep(rec);
+    return;
+  }
+  engine = game;
   last = null;
   changed("adopted");
 }

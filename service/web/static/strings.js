@@ -42,6 +42,8 @@ export const STRINGS = {
     rebased: "Moves were played on this game elsewhere: yours were replayed after them.",
     adoptedConflict: "This game was played elsewhere: the server's game is shown, your last moves could not follow it.",
     adoptedRejected: "The server refused a move this page had played: the server's game is shown.",
+    leftRejected: "The server refused a move of a game you left: that game is kept as the server has it.",
+    syncDropped: "Too many unsaved games on this device (at most {max}): the oldest you left go first. Deleted without being saved: {n}.",
     drew: "Drew {cards}", recycled: "Waste turned back into the stock", undone: "Undone: {what}",
   },
   de: {
@@ -84,6 +86,8 @@ export const STRINGS = {
     rebased: "In dieser Partie wurde anderswo gespielt: Ihre Züge wurden danach wiederholt.",
     adoptedConflict: "In dieser Partie wurde anderswo gespielt: die Partie des Servers wird gezeigt, Ihre letzten Züge passten nicht dazu.",
     adoptedRejected: "Der Server hat einen Zug dieser Seite abgelehnt: die Partie des Servers wird gezeigt.",
+    leftRejected: "Der Server hat einen Zug einer verlassenen Partie abgelehnt: sie bleibt so, wie der Server sie hat.",
+    syncDropped: "Zu viele ungespeicherte Partien auf diesem Gerät (höchstens {max}): die ältesten verlassenen zuerst. Ungespeichert gelöscht: {n}.",
     drew: "Aufgedeckt: {cards}", recycled: "Ablagestapel in den Talon zurückgelegt", undone: "Rückgängig: {what}",
   },
   da: {
@@ -126,6 +130,8 @@ export const STRINGS = {
     rebased: "Der blev spillet på dette spil et andet sted: dine træk blev spillet igen efter dem.",
     adoptedConflict: "Der blev spillet på dette spil et andet sted: serverens spil vises, dine seneste træk passede ikke.",
     adoptedRejected: "Serveren afviste et træk fra denne side: serverens spil vises.",
+    leftRejected: "Serveren afviste et træk i et spil, du forlod: spillet beholdes, som serveren har det.",
+    syncDropped: "For mange ikke-gemte spil på denne enhed (højst {max}): de ældste, du forlod, først. Slettet uden at blive gemt: {n}.",
     drew: "Vendte {cards}", recycled: "Affaldsbunken lagt tilbage i bunken", undone: "Fortrudt: {what}",
   },
   ro: {
@@ -168,6 +174,8 @@ export const STRINGS = {
     rebased: "Partida a fost jucată și în altă parte: mutările dvs. au fost reluate după acelea.",
     adoptedConflict: "Partida a fost jucată în altă parte: se arată partida serverului, ultimele dvs. mutări nu i se potriveau.",
     adoptedRejected: "Serverul a refuzat o mutare a acestei pagini: se arată partida serverului.",
+    leftRejected: "Serverul a refuzat o mutare dintr-o partidă părăsită: partida rămâne așa cum o are serverul.",
+    syncDropped: "Prea multe partide nesalvate pe acest dispozitiv (cel mult {max}): întâi cele mai vechi părăsite. Șterse fără a fi salvate: {n}.",
     drew: "Ați întors {cards}", recycled: "Teancul de decartare a revenit în pachet", undone: "Anulat: {what}",
   },
   ja: {
@@ -209,6 +217,8 @@ export const STRINGS = {
     rebased: "このゲームは別の場所でも進められました。あなたの手はその後に再現されました。",
     adoptedConflict: "このゲームは別の場所で進められました。サーバーのゲームを表示します。最近の手は続けられませんでした。",
     adoptedRejected: "サーバーがこのページの手を拒否しました。サーバーのゲームを表示します。",
+    leftRejected: "離れたゲームの手をサーバーが拒否しました。そのゲームはサーバー上の状態で保存されます。",
+    syncDropped: "この端末の未保存のゲームが多すぎます（最大 {max} 件）。離れたゲームの古いものから削除します。保存されずに削除：{n} 件。",
     drew: "めくった札: {cards}", recycled: "捨て札を山札に戻しました", undone: "取り消し: {what}",
   },
 };

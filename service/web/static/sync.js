@@ -5,22 +5,30 @@
 // (POST /v1/games with `actions`). The server judges: on 412 the page replays the server's
 // new actions and its own on top when they still apply; on 422 or 409 it takes the server's
 // game. What happened is told through onNotice; the indicator through onStatus.
+//
+// Every game with something unsent is sent, oldest first, whatever game is on screen: the
+// game shown here from memory, the games left behind (a new game dealt, another tab closed)
+// from their records in store.js, each under its Web Lock so that no two tabs send one.
 
 import { request } from "./api.js";
 import {
-  adopt, agrees, confirmed, current, pending, rebase, serverVersion, setInFlight, truncate,
+  adopt, agrees, confirmed, current, dropPending, pending, rebase, serverVersion, setInFlight, truncate,
 } from "./play.js";
+import { MAX_UNSENT, drop, keep, load, others, shownAnywhere, stored, touched, whileFree } from "./store.js";
 import { t, ui } from "./ui.js";
 
 export const IDLE_MS = 300;       // after the last action, before a batch goes
 const RETRY_MS = [1000, 3000, 10000, 30000];
 const MAX_BATCH = 500;
+const BUSY_MS = 5000;     // a game left behind that another tab shows or sends: looked at again after this
 
 let timer = null;
+let busyTimer = null;
 let running = null;     // the flush under way (a promise)
 let again = false;      // something changed while a flush was under way
 let failures = 0;
 let status = "synced";  // synced | waiting | offline
+let stopped = false;    // this pass met a network or server failure: the rest waits for the retry
 const statusListeners = new Set();
 const noticeListeners = new Set();
 
@@ -29,13 +37,13 @@ export function onStatus(listener) {
   statusListeners.add(listener);
 }
 
-/** @param {(key: string) => void} listener the key of a string (strings.js) to show the player */
+/** @param {(key: string, vars?: object) => void} listener the key of a string (strings.js) to show the player */
 export function onNotice(listener) {
   noticeListeners.add(listener);
 }
 
-function notice(key) {
-  for (const listener of noticeListeners) listener(key);
+function notice(key, vars = {}) {
+  for (const listener of noticeListeners) listener(key, vars);
 }
 
 function setStatus(next) {
@@ -46,8 +54,9 @@ function setStatus(next) {
 /** Tell the indicator where things stand (after every local action too). */
 export function report() {
   const record = current();
-  const waiting = pending().length;
-  const unsent = waiting > 0 || Boolean(record && !record.id);
+  const elsewhere = others(record ? record.lid : null); // the games left behind, in any tab
+  const waiting = pending().length + elsewhere.waiting;
+  const unsent = waiting > 0 || Boolean(record && !record.id) || elsewhere.unsent > 0;
   const shown = status === "offline" ? "offline" : unsent ? "waiting" : "synced";
   for (const listener of statusListeners) listener(shown, waiting);
 }
@@ -74,7 +83,7 @@ export function flush({ keepalive = false } = {}) {
     try {
       do {
         again = false;
-        while (await step(keepalive)) { /* one request a step */ }
+        await pass(keepalive);
       } while (again);
     } finally {
       running = null;
@@ -83,8 +92,53 @@ export function flush({ keepalive = false } = {}) {
   return running;
 }
 
-export function api(method, path, body, headers, keepalive = false) {
+// Every game with something unsent, oldest first: the one on screen from memory, the others
+// from the store under their lock. Past MAX_UNSENT games the oldest ones no tab shows are dropped.
+async function pass(keepalive) {
+  stopped = false;
+  await prune();
   const record = current();
+  const games = stored().filter((game) => !record || game.lid !== record.lid);
+  if (record) games.push(record);
+  games.sort((a, b) => (Number(a.startedAt) || 0) - (Number(b.startedAt) || 0));
+  let busy = false;
+  for (const game of games) {
+    if (stopped) return;
+    if (game === record) {
+      while (current() === record && await step(record, keepalive)) { /* one request a step */ }
+    } else if (!(await whileFree(game.lid, () => sendStored(game.lid, keepalive)))) {
+      busy = true; // shown in another tab (which sends it) or being sent by one
+    }
+  }
+  clearTimeout(busyTimer);
+  if (busy && !stopped) busyTimer = setTimeout(flush, BUSY_MS);
+  report();
+}
+
+async function sendStored(lid, keepalive) {
+  const record = load(lid);
+  if (!record) return;
+  record.lid = lid;
+  while (!stopped && await step(record, keepalive)) { /* one request a step */ }
+  keep(record); // gone from the store once the server has it all
+}
+
+async function prune() {
+  const games = stored();
+  if (games.length <= MAX_UNSENT) return;
+  const shown = await shownAnywhere();
+  const record = current();
+  let dropped = 0;
+  for (const game of games) { // oldest first
+    if (games.length - dropped <= MAX_UNSENT) break;
+    if (shown.has(game.lid) || (record && game.lid === record.lid)) continue;
+    drop(game.lid);
+    dropped += 1;
+  }
+  if (dropped) notice("syncDropped", { n: dropped, max: MAX_UNSENT });
+}
+
+export function api(method, path, body, headers, keepalive = false, record = current()) {
   return request(method, path, {
     body, headers, keepalive, lang: ui.lang, token: record && record.token, offline: t("networkError"),
   });
@@ -95,29 +149,27 @@ function newKey() {
     : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
 
-// One request; true when there may be more to send.
-async function step(keepalive) {
-  const record = current();
+// One request for `record` (the game on screen, or one left behind); true when there may be more to send.
+async function step(record, keepalive) {
   if (!record) return false;
   if (!record.id) return create(record, keepalive);
-  if (record.sending && record.sending.base !== serverVersion()) setInFlight("sending", null);
+  if (record.sending && record.sending.base !== serverVersion(record)) setInFlight("sending", null, record);
   if (!record.sending) {
-    const actions = pending().slice(0, MAX_BATCH);
+    const actions = pending(record).slice(0, MAX_BATCH);
     if (!actions.length) {
       setStatus("synced");
       return false;
     }
-    setInFlight("sending", { key: newKey(), base: serverVersion(), actions });
+    setInFlight("sending", { key: newKey(), base: serverVersion(record), actions }, record);
   }
   const batch = record.sending;
   try {
     const answer = await sendBatch(record, batch, keepalive);
-    if (current() !== record) return true; // another game was dealt meanwhile
     failures = 0;
-    confirmed(batch.actions.length);
+    confirmed(batch.actions.length, {}, record); // a game left meanwhile: its stored record
     setStatus("synced");
-    if (!pending().length && !agrees(answer)) await adoptServer("adoptedRejected");
-    return pending().length > 0;
+    if (record === current() && !pending().length && !agrees(answer)) await adoptServer("adoptedRejected");
+    return pending(record).length > 0;
   } catch (err) {
     return refused(err, record);
   }
@@ -132,7 +184,7 @@ async function sendBatch(record, batch, keepalive) {
   if (batchEndpoint) {
     try {
       return await api("POST", `/games/${id}/actions`, { actions: batch.actions },
-        { "If-Match": `"${batch.base}"`, "Idempotency-Key": batch.key }, keepalive);
+        { "If-Match": `"${batch.base}"`, "Idempotency-Key": batch.key }, keepalive, record);
     } catch (err) {
       if (!(err.status === 405 || (err.status === 404 && err.code !== "GAME_NOT_FOUND"))) throw err;
       batchEndpoint = false;
@@ -143,11 +195,11 @@ async function sendBatch(record, batch, keepalive) {
     const [path, body] = singleRequest(batch.actions[i]);
     try {
       answer = await api("POST", `/games/${id}/${path}`, body,
-        { "If-Match": `"${batch.base + i}"`, "Idempotency-Key": `${batch.key}.${i}` }, keepalive);
+        { "If-Match": `"${batch.base + i}"`, "Idempotency-Key": `${batch.key}.${i}` }, keepalive, record);
     } catch (err) {
       if (i > 0) {
         // the first i are stored: confirmed, the rest is a new batch
-        confirmed(i);
+        confirmed(i, {}, record);
         if (err.problem && err.problem.params) err.problem.params.index = 0;
       }
       throw err;
@@ -169,7 +221,7 @@ function singleRequest(notation) {
 
 async function create(record, keepalive) {
   if (!record.creating) {
-    const actions = pending().slice(0, MAX_BATCH);
+    const actions = pending(record).slice(0, MAX_BATCH);
     const body = { code: record.code };
     if (actions.length) {
       body.actions = actions;
@@ -178,32 +230,31 @@ async function create(record, keepalive) {
         seconds: Math.max(0, Math.round(((record.wonAt || Date.now()) - record.startedAt) / 1000)),
       };
     }
-    setInFlight("creating", { key: newKey(), body });
+    setInFlight("creating", { key: newKey(), body }, record);
   }
   const { key, body } = record.creating;
   try {
-    const game = await api("POST", "/games", body, { "Idempotency-Key": key }, keepalive);
-    if (current() !== record) return true;
+    const game = await api("POST", "/games", body, { "Idempotency-Key": key }, keepalive, record);
     failures = 0;
-    confirmed((body.actions || []).length, { id: game.id, token: game.token, created: true });
+    confirmed((body.actions || []).length, { id: game.id, token: game.token, created: true }, record);
     setStatus("synced");
-    return pending().length > 0;
+    return pending(record).length > 0;
   } catch (err) {
     const index = err.problem?.params?.index;
     if (err.status === 422 && Number.isInteger(index)) {
       // the server refuses one of the actions played offline: the game is created without it and what follows
-      setInFlight("creating", null);
-      truncate(index);
-      notice("adoptedRejected");
+      setInFlight("creating", null, record);
+      truncate(index, record);
+      notice(record === current() ? "adoptedRejected" : "leftRejected");
       return true;
     }
     if (err.status === 422 && err.code === "IDEMPOTENCY_KEY_REUSED") {
-      setInFlight("creating", null);
+      setInFlight("creating", null, record);
       return true;
     }
     if (err.status === 400 && body.actions) {
       // a server older than born-offline games: create the game alone, its actions follow in batches
-      setInFlight("creating", { key: newKey(), body: { code: record.code } });
+      setInFlight("creating", { key: newKey(), body: { code: record.code } }, record);
       return true;
     }
     return retryLater(err);
@@ -211,24 +262,23 @@ async function create(record, keepalive) {
 }
 
 async function refused(err, record) {
-  if (current() !== record) return true;
   const problem = err.problem || {};
   const params = problem.params || {};
   if (err.status === 412) {
     const version = params.version ?? problem.version ?? params.current;
     let actions = params.actions ?? problem.actions;
-    if (!Array.isArray(actions) || actions.length !== version - serverVersion()) {
-      actions = (await history(record.id)).slice(serverVersion());
+    if (!Array.isArray(actions) || actions.length !== version - serverVersion(record)) {
+      actions = (await history(record.id, record)).slice(serverVersion(record));
     }
     catchUp(record, actions);
     return true;
   }
   if (err.status === 422 && err.code === "IDEMPOTENCY_KEY_REUSED") {
-    setInFlight("sending", null);
+    setInFlight("sending", null, record);
     return true;
   }
   if (err.status === 422 || err.status === 409) {
-    await adoptServer("adoptedRejected");
+    await adoptServer(record === current() ? "adoptedRejected" : "leftRejected", record);
     return true;
   }
   if (err.status === 404) {
@@ -237,7 +287,7 @@ async function refused(err, record) {
     record.id = null;
     record.synced = 0;
     record.sending = null;
-    setInFlight("creating", null);
+    setInFlight("creating", null, record);
     return true;
   }
   return retryLater(err);
@@ -246,6 +296,8 @@ async function refused(err, record) {
 function retryLater(err) {
   failures += 1;
   if (err.status === 0 || err.status >= 500 || err.status === 429) {
+    // no network, or the write limit: the other games wait too (a 5xx of one game does not stop the others)
+    if (err.status === 0 || err.status === 429) stopped = true;
     if (err.status === 0) setStatus("offline");
     const wait = RETRY_MS[Math.min(failures - 1, RETRY_MS.length - 1)];
     clearTimeout(timer);
@@ -256,16 +308,19 @@ function retryLater(err) {
   return false;
 }
 
-// The server has `actions` after our base. Our batch in flight may be among them (its answer
-// was lost): those are ours, confirmed, never applied twice. The rest are someone else's.
+// The server has `actions` after our base. As many of them as begin like our pending ones
+// are ours (a batch whose answer was lost, or sent by another tab from the stored record):
+// confirmed, never applied twice. The rest are someone else's.
 function catchUp(record, actions) {
-  const batch = record.sending;
-  if (batch && batch.base === serverVersion() && batch.actions.every((notation, i) => actions[i] === notation)) {
-    confirmed(batch.actions.length);
-    actions = actions.slice(batch.actions.length);
-  }
+  const mine = pending(record);
+  let same = 0;
+  while (same < mine.length && same < actions.length && mine[same] === actions[same]) same += 1;
+  if (same) confirmed(same, {}, record);
+  actions = actions.slice(same);
   if (!actions.length) return;
-  notice(rebase(actions) ? "rebased" : "adoptedConflict");
+  const applied = rebase(actions, record);
+  if (record === current()) notice(applied ? "rebased" : "adoptedConflict");
+  else if (!applied) notice("leftRejected");
 }
 
 /** On load: catch up with what the server has (another tab or device may have played), then send. */
@@ -290,12 +345,13 @@ export async function check() {
 }
 
 /** Every notation of the game's history on the server, page by page. */
-export async function history(id) {
+export async function history(id, record = current()) {
   const out = [];
   let cursor = null;
   do {
     const query = `limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
-    const page = await api("GET", `/games/${encodeURIComponent(id)}/actions?${query}`);
+    const page = await api("GET", `/games/${encodeURIComponent(id)}/actions?${query}`, undefined, undefined,
+      false, record);
     for (const item of page.items) out.push(item.notation);
     cursor = page.next || null;
     if (cursor && cursor.includes("cursor=")) cursor = new URL(cursor, location.href).searchParams.get("cursor");
@@ -303,28 +359,20 @@ export async function history(id) {
   return out;
 }
 
-/** The server's game replaces the local one (its history replayed by the local engine). */
-export async function adoptServer(noticeKey) {
-  const record = current();
+/**
+ * The server's game replaces the local one (its history replayed by the local engine); a game
+ * left behind only drops what the server refused (it is no longer on the device once sent).
+ */
+export async function adoptServer(noticeKey, record = current()) {
+  if (record !== current()) {
+    dropPending(record);
+    if (noticeKey) notice(noticeKey);
+    return;
+  }
   const game = await api("GET", `/games/${encodeURIComponent(record.id)}`);
   const actions = await history(record.id);
   adopt({ ...game, token: record.token }, actions);
   if (noticeKey) notice(noticeKey);
-}
-
-/**
- * The game being left for a new one: its pending actions in one last request, best effort
- * (a game dealt offline and never sent stays on this device only).
- */
-export function sendLeftover() {
-  const record = current();
-  if (!record || !record.id || isOffline()) return;
-  const actions = pending().slice(0, MAX_BATCH);
-  const batch = record.sending && record.sending.base === serverVersion() ? record.sending
-    : { key: newKey(), base: serverVersion(), actions };
-  if (!batch.actions.length) return;
-  api("POST", `/games/${encodeURIComponent(record.id)}/actions`, { actions: batch.actions },
-    { "If-Match": `"${batch.base}"`, "Idempotency-Key": batch.key }, true).catch(() => {});
 }
 
 export function wire() {
@@ -334,6 +382,13 @@ export function wire() {
     flush();
   });
   window.addEventListener("offline", () => setStatus("offline"));
+  window.addEventListener("storage", (event) => {
+    // another tab stored or sent a game: the indicator counts every game's waiting actions
+    if (event.key === null || event.key.startsWith("sr.games.")) {
+      touched();
+      report();
+    }
+  });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "hidden") flush({ keepalive: true });
   });
