@@ -19,7 +19,7 @@ import pytest
 import requests
 
 from service.engine import Action, Game
-from tests.web.test_offline_play import CODE, RECORD, open_game, opening, play, wait_synced
+from tests.web.test_offline_play import CODE, RECORD, close_clean, desktop, open_game, opening, play, wait_synced
 from tests.web.test_play_page import wait_until
 
 pytestmark = pytest.mark.browser
@@ -96,13 +96,12 @@ def test_a_game_left_offline_is_sent_when_the_network_returns(browser, served):
     posts = [path for path, _, status in sent if status < 300]
     b_created = len(posts) - 1 - posts[::-1].index("/games")
     assert posts.index(f"/games/{a_id}/actions") < b_created  # oldest first: A's batch, then B's creation
-    assert page.errors == [] and page.server_errors == []
-    context.close()
+    close_clean(context, page)
 
 
 def test_the_indicator_counts_every_games_waiting_actions(browser, served):
     url, _ = served
-    context = browser.new_context(viewport={"width": 1100, "height": 860}, service_workers="block")
+    context = desktop(browser)
     page = open_game(context, url)
     context.set_offline(True)
     a = Game.from_code(CODE)
@@ -131,13 +130,12 @@ def test_the_indicator_counts_every_games_waiting_actions(browser, served):
         route.continue_()
     wait_synced(page)
     wait_until(page, NO_UNSENT)
-    assert page.errors == [] and page.server_errors == []
-    context.close()
+    close_clean(context, page)
 
 
 def test_two_tabs_on_two_games_keep_each_others_pending_actions(browser, served):
     url, _ = served
-    context = browser.new_context(viewport={"width": 1100, "height": 860}, service_workers="block")
+    context = desktop(browser)
     sent = writes(context)
     first = open_game(context, url, CODE)
     a_id = first.evaluate(f"{RECORD}.id")  # read before the second tab writes the last game shown
@@ -180,14 +178,12 @@ def test_two_tabs_on_two_games_keep_each_others_pending_actions(browser, served)
     first.reload()
     first.wait_for_selector("#board[data-version='2'] [data-card]")
     assert first.inner_text("#code") == CODE_C
-    for page in (first, second):
-        assert page.errors == [] and page.server_errors == []
-    context.close()
+    close_clean(context, first, second)
 
 
 def test_past_the_limit_the_oldest_game_left_is_dropped_and_the_player_told(browser, served):
     url, _ = served
-    context = browser.new_context(viewport={"width": 1100, "height": 860}, service_workers="block")
+    context = desktop(browser)
     sent = writes(context)
     stored = {f"sr.games.old{i:02d}": {"lid": f"old{i:02d}", "id": None, "token": None, "code": CODE,
                                        "startedAt": 1_700_000_000_000 + i, "wonAt": None, "actions": ["draw"],

@@ -29,6 +29,18 @@ CODE = "TF1-D1N-AAAAAAB"  # t1>t7:7H empties column 1 for KD, then AH goes up an
 RECORD = "JSON.parse(localStorage.getItem('sr.game'))"
 
 
+def desktop(browser):
+    """A laptop-sized context with no service worker (these tests hold and drop the API's answers)."""
+    return browser.new_context(viewport={"width": 1100, "height": 860}, service_workers="block")
+
+
+def close_clean(context, *pages) -> None:
+    """Close ``context`` after checking that none of ``pages`` met a script error or a 5xx."""
+    for page in pages:
+        assert page.errors == [] and page.server_errors == []
+    context.close()
+
+
 def open_game(context, url: str, code: str = CODE):
     """A page of ``context`` with a new game dealt from ``code`` and known to the server."""
     page = context.new_page()
@@ -103,7 +115,7 @@ def opening(engine: Game) -> list[Action]:
 
 def test_actions_are_on_the_board_before_the_server_answers(browser, served):
     url, _ = served
-    context = browser.new_context(viewport={"width": 1100, "height": 860}, service_workers="block")
+    context = desktop(browser)
     page = open_game(context, url)
     held, released = [], []
 
@@ -128,8 +140,7 @@ def test_actions_are_on_the_board_before_the_server_answers(browser, served):
     assert history == page.evaluate(f"{RECORD}.actions")
     assert game["version"] == engine.version and game["tableau"] == engine.view()["tableau"]
     assert verification["consistent"] is True
-    assert page.errors == [] and page.server_errors == []
-    context.close()
+    close_clean(context, page)
 
 
 def next_action(engine: Game, step: int) -> Action:
@@ -178,13 +189,12 @@ def test_offline_play_survives_a_reload_and_syncs_one_for_one(browser, served):
     assert len(history) == 50 == game["version"]
     assert game["score"] == engine.score and game["tableau"] == engine.view()["tableau"]
     assert verification["consistent"] is True
-    assert page.errors == [] and page.server_errors == []
-    context.close()
+    close_clean(context, page)
 
 
 def test_two_tabs_offline_on_one_game_one_adopts_the_servers_game(browser, served):
     url, _ = served
-    context = browser.new_context(viewport={"width": 1100, "height": 860}, service_workers="block")
+    context = desktop(browser)
     first = open_game(context, url)
     second = context.new_page()
     second.set_default_timeout(15_000)
@@ -212,8 +222,7 @@ def test_two_tabs_offline_on_one_game_one_adopts_the_servers_game(browser, serve
         assert page.evaluate(f"{RECORD}.actions") == history or page is not losers[0]
         wait_until(page, f"document.querySelector('#board').dataset.version === '{game['version']}'")
         assert page.evaluate(DOM_STATE)["tableau"] == game["tableau"]
-        assert page.errors == [] and page.server_errors == []
-    context.close()
+    close_clean(context, first, second)
 
 
 def colour_only_move(engine: Game) -> tuple[str, str, str]:
@@ -231,7 +240,7 @@ def colour_only_move(engine: Game) -> tuple[str, str, str]:
 
 def test_a_tampered_engine_is_overruled_by_the_server(browser, served):
     url, _ = served
-    context = browser.new_context(viewport={"width": 1100, "height": 860}, service_workers="block")
+    context = desktop(browser)
 
     def tamper(route):
         source = route.fetch().text()
