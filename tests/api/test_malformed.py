@@ -183,6 +183,7 @@ def _answered_as_declared(response, allowed: set[int]) -> dict:
     return body
 
 
+@pytest.mark.slow  # 60 generated bodies: seconds, so out of the quick loop (make test runs it)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=NASTY, extra=st.sampled_from([0, 0, 20, 3000]), endpoint=st.sampled_from(
     ["/v1/games", "/v1/players", "moves", "take-back", "tap", "draw"]))

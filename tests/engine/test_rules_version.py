@@ -11,6 +11,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from service.engine import RULES_VERSION
 from service.vectors import fingerprint
 
@@ -19,6 +21,7 @@ FINGERPRINTS = Path(__file__).with_name("rules_fingerprints.json")
 JS_GAME = ROOT / "clients" / "js" / "src" / "game.js"
 
 
+@pytest.mark.slow  # replays every recorded game: seconds, so out of the quick loop (make test runs it)
 def test_the_engine_behaves_as_recorded_for_its_rules_version():
     recorded = json.loads(FINGERPRINTS.read_text(encoding="utf-8"))
     current = fingerprint()
