@@ -6,7 +6,7 @@ from marshmallow import EXCLUDE, Schema, fields, validate
 
 from .. import i18n
 from .problem_schemas import camel, ref
-from .schemas import DRAW_CHOICES, StrictSchema
+from .schemas import DRAW_CHOICES, TIMING_CHOICES, StrictSchema
 
 
 def named(enum: str, field: type[fields.Field] = fields.String, **kwargs) -> fields.Field:
@@ -70,7 +70,7 @@ class GameSchema(AnswerSchema):
     player = fields.String(required=True, allow_none=True, metadata={"description": "The owner's player id, or null."})
     winnable = fields.Boolean(required=True, allow_none=True,
                               metadata={"description": "true when the solver proved the deal winnable."})
-    timing = fields.String(required=True, metadata={"enum": ["server", "client"], "description": (
+    timing = fields.String(required=True, metadata={"enum": TIMING_CHOICES, "description": (
         "`client`: a game born offline (created with `actions` and `client`), its `seconds` including the "
         "seconds its client reported; `server`: timed by the server from its deal.")})
     client = fields.Nested(ClientReportSchema, required=True, allow_none=True, metadata={

@@ -23,7 +23,7 @@ from .leaderboards import MOMENT_DOC, NOT_MODIFIED_DOC, MomentField, timing_fiel
 from .paging import cursor_field, limit_field
 from .present import cache_headers, feed_entry, json_response, known_tags, not_modified
 from .problems import Blueprint
-from .schemas import DRAW_CHOICES, PageQuerySchema, StrictSchema
+from .schemas import DRAW_CHOICES, TIMING_CHOICES, PageQuerySchema, StrictSchema
 
 blp = Blueprint("feed", __name__, url_prefix="/v1/games",
                 description="For leaderboard tools: every finished game in order, and per-game verification.")
@@ -69,7 +69,7 @@ class FeedEntrySchema(StrictSchema):
         "description": "Every accepted action in the engine's notation, undos included, separated by single "
                        "spaces: replayed from the code it reaches this score and move count.",
         "example": "draw t7>t2 waste>foundation undo tap:t3"})
-    timing = fields.String(required=True, metadata={"enum": ["server", "client"], "description": (
+    timing = fields.String(required=True, metadata={"enum": TIMING_CHOICES, "description": (
         "`server`: the server timed the game from its deal. `client`: a game born offline, whose time "
         "includes the seconds its client reported (docs/API.md, \"Games born offline\").")})
 

@@ -16,7 +16,7 @@ from ..usecases import boards
 from ..usecases.tokens import ID_PATTERN
 from .present import board_json, cache_headers, json_response, known_tags, not_modified
 from .problems import Blueprint
-from .schemas import DRAW_CHOICES, PageQuerySchema, StrictSchema
+from .schemas import DRAW_CHOICES, TIMING_CHOICES, PageQuerySchema, StrictSchema
 
 blp = Blueprint("leaderboards", __name__, url_prefix="/v1",
                 description="Leaderboards of won games, overall and per deal, and the daily deal.")
@@ -48,8 +48,6 @@ class MomentField(fields.String):
 
 
 MOMENT_DOC = "ISO 8601 date-time with a time zone (e.g. `2026-11-29T18:00:00Z`) or a date (midnight UTC)."
-#: The values of the ``timing`` filter, and of every entry's ``timing`` (``store.feed.TIMINGS``).
-TIMING_CHOICES = ["server", "client"]
 
 
 def timing_field() -> fields.String:
@@ -97,7 +95,7 @@ class LeaderboardEntrySchema(StrictSchema):
     moves = fields.Integer(required=True)
     seconds = fields.Float(required=True, metadata={"description": "Time from the deal to the win."})
     finished_at = fields.DateTime(required=True)
-    timing = fields.String(required=True, metadata={"enum": ["server", "client"], "description": (
+    timing = fields.String(required=True, metadata={"enum": TIMING_CHOICES, "description": (
         "`server`: the server timed the game from its deal. `client`: a game born offline, whose time "
         "includes the seconds its client reported (docs/API.md, \"Games born offline\").")})
 

@@ -9,6 +9,7 @@ from marshmallow import Schema, ValidationError, fields, pre_load, validate
 from .. import i18n
 from ..engine import COLUMNS, FOUNDATIONS, Card, NotationError, Pile
 from ..engine.deal import DRAW_MODES
+from ..store.feed import TIMINGS
 from .paging import cursor_field, limit_field
 
 COLUMN_NAMES = [pile.value for pile in COLUMNS]
@@ -18,6 +19,8 @@ TARGETS = [pile.value for pile in Pile]
 CARD_PATTERN = r"^(10|[2-9AaTtJjQqKk])[SsHhDdCc]$"
 #: The draw modes, as the schemas list them.
 DRAW_CHOICES = list(DRAW_MODES)
+#: How a game was timed: by the server, or by its client (a game born offline); a filter and every entry's field.
+TIMING_CHOICES = list(TIMINGS)
 
 
 class StrictBoolean(fields.Boolean):

@@ -7,7 +7,7 @@
 // the view to them); it imports nothing of the view.
 
 import { Game, replay } from "./engine/index.js";
-import { keep, newLid, resumable, show } from "./store.js";
+import { keep, randomId, resumable, show } from "./store.js";
 import { ui } from "./ui.js";
 
 /**
@@ -104,7 +104,7 @@ export function restore(data) {
     return false;
   }
   record = {
-    base: data.base || null, offset: Number(data.offset) || 0, lid: data.lid || newLid(),
+    base: data.base || null, offset: Number(data.offset) || 0, lid: data.lid || randomId(),
     id: data.id || null, token: data.token || null, code: data.code, startedAt: Number(data.startedAt) || Date.now(),
     wonAt: data.wonAt || null, actions: data.actions.map(String), synced: Math.min(Number(data.synced) || 0,
       data.actions.length), sending: data.sending || null, creating: data.creating || null,
@@ -118,7 +118,7 @@ export function restore(data) {
 export function deal(code, { id = null, token = null } = {}) {
   engine = Game.fromCode(code);
   record = {
-    base: null, offset: 0, lid: newLid(),
+    base: null, offset: 0, lid: randomId(),
     id, token, code: String(engine.code), startedAt: Date.now(), wonAt: null, actions: [], synced: 0, sending: null,
     creating: null,
   };
@@ -139,7 +139,7 @@ export function adopt(meta, actions) {
     actions = [];
   }
   record = {
-    base, offset: base ? meta.version : 0, lid: record && record.id === meta.id ? record.lid : newLid(),
+    base, offset: base ? meta.version : 0, lid: record && record.id === meta.id ? record.lid : randomId(),
     id: meta.id, token: meta.token ?? record?.token ?? null, code: String(engine.code),
     startedAt: Date.parse(meta.created_at) || record?.startedAt || Date.now(),
     wonAt: engine.won ? (Date.parse(meta.finished_at) || Date.now()) : null,

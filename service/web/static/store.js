@@ -24,7 +24,8 @@ export const MAX_UNSENT = 20;
 const PREFIX = "sr.games.";
 const TAB = "sr.tab";
 
-export function newLid() {
+/** A random id: a game's local id, a batch's Idempotency-Key. */
+export function randomId() {
   return globalThis.crypto && crypto.randomUUID ? crypto.randomUUID()
     : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
@@ -39,7 +40,7 @@ let cache = { lid: null, waiting: 0, unsent: 0 };
 
 /** Keep the record where a reload, another tab or a later visit finds it. */
 export function keep(record, { shown = false } = {}) {
-  if (!record.lid) record.lid = newLid();
+  if (!record.lid) record.lid = randomId();
   const key = PREFIX + record.lid;
   const text = JSON.stringify(record);
   try {

@@ -14,7 +14,9 @@ import { request } from "./api.js";
 import {
   adopt, agrees, confirmed, current, dropPending, pending, rebase, serverVersion, setInFlight, truncate,
 } from "./play.js";
-import { MAX_UNSENT, drop, keep, load, others, shownAnywhere, stored, touched, whileFree } from "./store.js";
+import {
+  MAX_UNSENT, drop, keep, load, others, randomId, shownAnywhere, stored, touched, whileFree,
+} from "./store.js";
 import { t, ui } from "./ui.js";
 
 export const IDLE_MS = 300;       // after the last action, before a batch goes
@@ -144,11 +146,6 @@ export function api(method, path, body, headers, keepalive = false, record = cur
   });
 }
 
-function newKey() {
-  return globalThis.crypto && crypto.randomUUID ? crypto.randomUUID()
-    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-}
-
 // One request for `record` (the game on screen, or one left behind); true when there may be more to send.
 async function step(record, keepalive) {
   if (!record) return false;
@@ -160,7 +157,7 @@ async function step(record, keepalive) {
       setStatus("synced");
       return false;
     }
-    setInFlight("sending", { key: newKey(), base: serverVersion(record), actions }, record);
+    setInFlight("sending", { key: randomId(), base: serverVersion(record), actions }, record);
   }
   const batch = record.sending;
   try {
@@ -230,7 +227,7 @@ async function create(record, keepalive) {
         seconds: Math.max(0, Math.round(((record.wonAt || Date.now()) - record.startedAt) / 1000)),
       };
     }
-    setInFlight("creating", { key: newKey(), body }, record);
+    setInFlight("creating", { key: randomId(), body }, record);
   }
   const { key, body } = record.creating;
   try {
@@ -254,7 +251,7 @@ async function create(record, keepalive) {
     }
     if (err.status === 400 && body.actions) {
       // a server older than born-offline games: create the game alone, its actions follow in batches
-      setInFlight("creating", { key: newKey(), body: { code: record.code } }, record);
+      setInFlight("creating", { key: randomId(), body: { code: record.code } }, record);
       return true;
     }
     return retryLater(err);
